@@ -1,0 +1,135 @@
+/**
+ * The one Config definition: the only place that reads the environment. Each setting is
+ * declared once with its name, default and description; `docs/configuration.md` is checked
+ * against `settings` by a test, so the two cannot drift.
+ */
+import { Config, type ConfigError, ConfigProvider, Context, Effect, Layer, LogLevel, Option, Redacted } from "effect"
+
+interface Setting<A> {
+  readonly name: string
+  readonly default: string
+  readonly description: string
+  readonly config: Config.Config<A>
+}
+
+const setting = <A>(
+  name: string,
+  defaultText: string,
+  description: string,
+  make: (name: string) => Config.Config<A>
+): Setting<A> => ({ name, default: defaultText, description, config: make(name) })
+
+const CIDR = /^[0-9a-fA-F:.]+\/\d{1,3}$/
+
+export const settings = {
+  port: setting("PORT", "3002", "TCP port of the HTTP server.", (n) =>
+    Config.port(n).pipe(Config.withDefault(3002))),
+  host: setting("HOST", "0.0.0.0", "Interface the HTTP server binds to.", (n) =>
+    Config.string(n).pipe(Config.withDefault("0.0.0.0"))),
+  dataDir: setting("GLEANER_DATA_DIR", "./data", "Directory for the embedded database and stored files.", (n) =>
+    Config.string(n).pipe(Config.withDefault("./data"))),
+  databaseUrl: setting(
+    "GLEANER_DATABASE_URL",
+    "(the SQLite file `gleaner.db` in the data directory)",
+    "A SQLite file path, `:memory:`, or a `postgres://` URL.",
+    (n) => Config.option(Config.string(n))
+  ),
+  apiKey: setting(
+    "GLEANER_API_KEY",
+    "(none: a key is generated on first start)",
+    "Pins the default team's API key (an `fc-` key of 32 hex digits); reused on restart.",
+    (n) =>
+      Config.option(
+        Config.redacted(n).pipe(
+          Config.validate({
+            message: "GLEANER_API_KEY must be fc- followed by 32 hex digits",
+            validation: (key) => /^fc-[0-9a-f]{32}$/.test(Redacted.value(key))
+          })
+        )
+      )
+  ),
+  allowedNetworks: setting(
+    "GLEANER_ALLOWED_NETWORKS",
+    "(empty)",
+    "Comma-separated CIDR ranges exempt from the private-address (SSRF) guard, e.g. `127.0.0.0/8`.",
+    (n) =>
+      Config.array(Config.string(), n).pipe(
+        Config.validate({
+          message: "GLEANER_ALLOWED_NETWORKS must be a comma-separated list of CIDR ranges",
+          validation: (list) => list.every((c) => CIDR.test(c.trim()))
+        }),
+        Config.map((list) => list.map((c) => c.trim()).filter((c) => c.length > 0)),
+        Config.withDefault<ReadonlyArray<string>>([])
+      )
+  ),
+  auth: setting(
+    "GLEANER_AUTH",
+    "on",
+    "`on` checks API keys. `off` maps every request to the default team (single-user local use; warns at start).",
+    (n) => Config.literal("on", "off")(n).pipe(Config.withDefault("on" as const))
+  ),
+  defaultPlan: setting(
+    "GLEANER_DEFAULT_PLAN",
+    "selfhost",
+    "Plan given to the bootstrap team and to teams created without `--plan`.",
+    (n) => Config.string(n).pipe(Config.withDefault("selfhost"))
+  ),
+  publicUrl: setting(
+    "GLEANER_PUBLIC_URL",
+    "(derived from each request's Host)",
+    "Base URL used in absolute links the API returns (job `url`, `next`).",
+    (n) => Config.option(Config.string(n))
+  ),
+  workers: setting("GLEANER_WORKERS", "4", "Job worker fibers per process (0 disables job processing).", (n) =>
+    Config.integer(n).pipe(Config.validate({ message: "must be ≥ 0", validation: (v) => v >= 0 }), Config.withDefault(4))),
+  leaseSeconds: setting(
+    "GLEANER_JOB_LEASE_SECONDS",
+    "30",
+    "How long a claimed job stays leased without a heartbeat before another worker may take it.",
+    (n) => Config.integer(n).pipe(Config.validate({ message: "must be ≥ 1", validation: (v) => v >= 1 }), Config.withDefault(30))
+  ),
+  pollMs: setting("GLEANER_JOB_POLL_MS", "250", "How often an idle worker looks for new jobs, in milliseconds.", (n) =>
+    Config.integer(n).pipe(Config.validate({ message: "must be ≥ 10", validation: (v) => v >= 10 }), Config.withDefault(250))),
+  shutdownGraceSeconds: setting(
+    "GLEANER_SHUTDOWN_GRACE_SECONDS",
+    "20",
+    "On SIGTERM, how long running jobs may finish before they are released back to the queue.",
+    (n) => Config.integer(n).pipe(Config.withDefault(20))
+  ),
+  logLevel: setting("GLEANER_LOG_LEVEL", "info", "Minimum log level: trace, debug, info, warning, error.", (n) =>
+    Config.logLevel(n).pipe(Config.withDefault(LogLevel.Info))),
+  logFormat: setting("GLEANER_LOG_FORMAT", "pretty", "`pretty` for people, `json` for log collectors.", (n) =>
+    Config.literal("pretty", "json")(n).pipe(Config.withDefault("pretty" as const)))
+} as const
+
+type Settings = typeof settings
+export type GleanerSettings = {
+  readonly [K in keyof Settings]: Config.Config.Success<Settings[K]["config"]>
+}
+
+const configs = Object.fromEntries(Object.entries(settings).map(([key, s]) => [key, s.config])) as {
+  readonly [K in keyof Settings]: Settings[K]["config"]
+}
+
+/** Every setting as one Config, read from the current ConfigProvider. */
+export const gleanerConfig: Config.Config<GleanerSettings> = Config.all(configs)
+
+/** The resolved configuration; services take the slice they need from it. */
+export class GleanerConfig extends Context.Tag("@gleaner/core/GleanerConfig")<GleanerConfig, GleanerSettings>() {
+  /** Reads every setting from the environment (or whatever ConfigProvider is current). */
+  static readonly fromEnv: Layer.Layer<GleanerConfig, ConfigError.ConfigError> = Layer.effect(this, gleanerConfig)
+
+  /** The defaults with explicit values on top, for embedding and tests: ignores the environment. */
+  static readonly make = (overrides: Partial<GleanerSettings> = {}): Effect.Effect<GleanerSettings, ConfigError.ConfigError> =>
+    Effect.map(
+      Effect.withConfigProvider(gleanerConfig, ConfigProvider.fromMap(new Map())),
+      (defaults) => ({ ...defaults, ...overrides })
+    )
+
+  static readonly layer = (overrides: Partial<GleanerSettings> = {}): Layer.Layer<GleanerConfig, ConfigError.ConfigError> =>
+    Layer.effect(this, GleanerConfig.make(overrides))
+}
+
+/** The database used when none is configured: the SQLite file in the data directory. */
+export const databaseUrlOf = (s: Pick<GleanerSettings, "dataDir" | "databaseUrl">): string =>
+  Option.getOrElse(s.databaseUrl, () => `${s.dataDir.replace(/\/+$/, "")}/gleaner.db`)

@@ -1,0 +1,192 @@
+/**
+ * The Store port: everything Gleaner keeps. One tag, grouped by resource, so a storage layer
+ * (SQLite, Postgres, …) is swapped as a whole. Times are epoch milliseconds everywhere; every
+ * tenant-owned read takes the team id and filters by it, so another team's row is simply absent.
+ *
+ * Infrastructure failures (a lost connection, a broken disk) are defects here: callers cannot
+ * act on them, and the HTTP adapter answers them with a logged 500. Expected outcomes (a name
+ * already taken, a job no longer owned) are values or typed errors.
+ */
+import { Context, type Effect, type Option } from "effect"
+import type { ConflictError } from "../errors.js"
+
+export interface Team {
+  readonly id: string
+  readonly name: string
+  readonly plan: string
+  /** Concurrent jobs allowed for this team (copied from its plan, adjustable). */
+  readonly maxConcurrency: number
+  readonly createdAt: number
+}
+
+export interface ApiKey {
+  readonly id: string
+  readonly teamId: string
+  readonly name: string
+  /** The first characters of the key, safe to display (`fc-3d47a2…`). */
+  readonly displayPrefix: string
+  readonly createdAt: number
+  readonly revokedAt: number | null
+}
+
+export interface NewApiKey {
+  readonly id: string
+  readonly teamId: string
+  readonly name: string
+  readonly displayPrefix: string
+  /** Hex SHA-256 of the whole key; the key itself is never stored. */
+  readonly hash: string
+  readonly createdAt: number
+}
+
+export interface LedgerEntry {
+  readonly id: string
+  readonly teamId: string
+  readonly apiKeyId: string | null
+  /** What was done: `scrape`, `crawl`, `map`, … or `grant` for credits added. */
+  readonly operation: string
+  readonly jobId: string | null
+  /** Credits consumed; negative for refunds and grants. */
+  readonly credits: number
+  /** Start of the billing period the entry counts against (epoch ms). */
+  readonly periodStart: number
+  readonly createdAt: number
+  /** A retried operation with the same key is recorded once. */
+  readonly idempotencyKey: string | null
+}
+
+export interface PeriodUsage {
+  readonly periodStart: number
+  readonly apiKeyId: string | null
+  readonly credits: number
+}
+
+export type JobStatus = "queued" | "running" | "completed" | "failed" | "cancelled"
+
+export interface Job {
+  readonly id: string
+  readonly teamId: string
+  readonly kind: string
+  /** JSON-encoded input of the job, decoded by its handler. */
+  readonly payload: string
+  readonly status: JobStatus
+  readonly priority: number
+  readonly attempts: number
+  readonly maxAttempts: number
+  /** Not claimable before this time (backoff, delayed jobs). */
+  readonly runAt: number
+  readonly workerId: string | null
+  readonly leaseExpiresAt: number | null
+  readonly cancelRequested: boolean
+  /** JSON-encoded result or error, as the handler produced it. */
+  readonly result: string | null
+  readonly error: string | null
+  readonly createdAt: number
+  readonly updatedAt: number
+  readonly startedAt: number | null
+  readonly finishedAt: number | null
+}
+
+export interface NewJob {
+  readonly id: string
+  readonly teamId: string
+  readonly kind: string
+  readonly payload: string
+  readonly priority?: number
+  readonly maxAttempts?: number
+  readonly runAt: number
+  readonly createdAt: number
+}
+
+export interface ClaimRequest {
+  readonly workerId: string
+  readonly now: number
+  readonly leaseMs: number
+  /** At most this many jobs (the worker's free slots). */
+  readonly limit: number
+  /** Only these kinds; all kinds when absent. */
+  readonly kinds?: ReadonlyArray<string>
+}
+
+export interface HeartbeatResult {
+  /** False when the lease was lost (expired and taken, or the job was settled elsewhere). */
+  readonly owned: boolean
+  readonly cancelRequested: boolean
+}
+
+export interface JobCounts {
+  readonly queued: number
+  readonly running: number
+}
+
+export interface StoreService {
+  readonly teams: {
+    /** Fails with ConflictError when the name is taken. */
+    readonly create: (team: Team) => Effect.Effect<Team, ConflictError>
+    readonly get: (id: string) => Effect.Effect<Option.Option<Team>>
+    readonly findByName: (name: string) => Effect.Effect<Option.Option<Team>>
+    readonly list: () => Effect.Effect<ReadonlyArray<Team>>
+    readonly update: (
+      id: string,
+      changes: { readonly plan?: string; readonly maxConcurrency?: number }
+    ) => Effect.Effect<Option.Option<Team>>
+  }
+  readonly apiKeys: {
+    readonly insert: (key: NewApiKey) => Effect.Effect<ApiKey>
+    /** The active (not revoked) key with this hash and its team. */
+    readonly findActiveByHash: (
+      hash: string
+    ) => Effect.Effect<Option.Option<{ readonly key: ApiKey; readonly team: Team }>>
+    readonly list: (teamId?: string) => Effect.Effect<ReadonlyArray<ApiKey>>
+    /** True when an active key was revoked by this call. */
+    readonly revoke: (id: string, now: number) => Effect.Effect<boolean>
+  }
+  readonly ledger: {
+    /** False (and nothing written) when the idempotency key was already recorded. */
+    readonly append: (entry: LedgerEntry) => Effect.Effect<boolean>
+    /** Net credits of one team in one billing period. */
+    readonly periodTotal: (teamId: string, periodStart: number) => Effect.Effect<number>
+    /** Net credits per period (and per API key when asked), oldest period first. */
+    readonly usageByPeriod: (
+      teamId: string,
+      options: { readonly byApiKey: boolean }
+    ) => Effect.Effect<ReadonlyArray<PeriodUsage>>
+    readonly list: (teamId: string, options: { readonly jobId?: string }) => Effect.Effect<ReadonlyArray<LedgerEntry>>
+  }
+  readonly rateLimits: {
+    /** Adds one hit to the counter of `key` in the window starting at `windowStart`; the new count. */
+    readonly hit: (key: string, windowStart: number) => Effect.Effect<number>
+    /** Removes windows that started before `before`. */
+    readonly purge: (before: number) => Effect.Effect<void>
+  }
+  readonly jobs: {
+    readonly enqueue: (job: NewJob) => Effect.Effect<Job>
+    /**
+     * Leases up to `limit` runnable jobs: queued ones whose `runAt` has come, and running ones
+     * whose lease expired (their worker died). A team never has more running jobs than its
+     * `maxConcurrency`; two claimers never get the same job.
+     */
+    readonly claim: (request: ClaimRequest) => Effect.Effect<ReadonlyArray<Job>>
+    readonly heartbeat: (id: string, workerId: string, now: number, leaseMs: number) => Effect.Effect<HeartbeatResult>
+    /** Settles a job this worker still owns; false when it does not (nothing written). */
+    readonly complete: (id: string, workerId: string, result: string, now: number) => Effect.Effect<boolean>
+    /** Fails a job this worker owns: back to the queue at `retryAt`, or failed for good when absent. */
+    readonly fail: (
+      id: string,
+      workerId: string,
+      failure: { readonly error: string; readonly retryAt: number | null },
+      now: number
+    ) => Effect.Effect<boolean>
+    /** Gives an owned job back to the queue untouched (shutdown); the attempt is not counted. */
+    readonly release: (id: string, workerId: string, now: number) => Effect.Effect<boolean>
+    /** A queued job is cancelled at once; a running one is asked to stop (its worker sees it). */
+    readonly cancel: (teamId: string, id: string, now: number) => Effect.Effect<Option.Option<Job>>
+    /** Marks a job this worker owns as cancelled (after it saw the request and stopped). */
+    readonly markCancelled: (id: string, workerId: string, now: number) => Effect.Effect<boolean>
+    readonly get: (teamId: string, id: string) => Effect.Effect<Option.Option<Job>>
+    readonly counts: (teamId: string) => Effect.Effect<JobCounts>
+    readonly lastCompletedAt: (teamId: string) => Effect.Effect<Option.Option<number>>
+  }
+}
+
+export class Store extends Context.Tag("@gleaner/core/Store")<Store, StoreService>() {}
