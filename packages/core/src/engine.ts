@@ -1,16 +1,25 @@
 /**
- * The engine's services wired together. Needs only the ports (Store for now); each adapter
- * package provides those and gets every service of the engine.
+ * The engine's services wired together. Needs only the ports (Store, GleanerConfig for now);
+ * each adapter package provides those and gets every service of the engine.
  */
 import { Layer } from "effect"
 import { Accounts } from "./accounts/accounts.js"
 import { Billing } from "./billing/billing.js"
 import { RateLimiter } from "./billing/rate-limiter.js"
 import { Usage } from "./billing/usage.js"
+import { JobHandlers } from "./jobs/handlers.js"
 import { JobQueue } from "./jobs/job-queue.js"
+import { WorkersLive } from "./jobs/workers.js"
 
 const base = Layer.mergeAll(Accounts.Default, Billing.Default, RateLimiter.Default, JobQueue.Default)
 
 export type EngineServices = Accounts | Billing | RateLimiter | JobQueue | Usage
 
+/** Every engine service; no background work. */
 export const EngineLive = Usage.Default.pipe(Layer.provideMerge(base))
+
+/** The handler of every job kind the engine knows (capabilities add theirs here). */
+export const EngineJobHandlers = JobHandlers.layer([])
+
+/** The engine plus worker fibers processing jobs for as long as the layer lives. */
+export const EngineWithWorkersLive = Layer.merge(EngineLive, WorkersLive.pipe(Layer.provide(EngineJobHandlers)))

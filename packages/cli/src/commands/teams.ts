@@ -1,0 +1,50 @@
+/**
+ * `gleaner teams create|list`: teams and their plans.
+ */
+import { Args, Command, Options } from "@effect/cli"
+import { Console, Effect } from "effect"
+import { Accounts, GleanerConfig, plans } from "@gleaner/core"
+import { AdminLive } from "../layers.js"
+import { iso, printJson, printTable } from "../output.js"
+
+const json = Options.boolean("json").pipe(Options.withDescription("Print JSON instead of a table"))
+
+const create = Command.make(
+  "create",
+  {
+    name: Args.text({ name: "name" }).pipe(Args.withDescription("Team name (unique)")),
+    plan: Options.choice("plan", plans.map((p) => p.name)).pipe(
+      Options.optional,
+      Options.withDescription("Plan of the team (default: GLEANER_DEFAULT_PLAN)")
+    ),
+    json
+  },
+  ({ json, name, plan }) =>
+    Effect.gen(function*() {
+      const config = yield* GleanerConfig
+      const accounts = yield* Accounts
+      const team = yield* accounts.createTeam(name, plan._tag === "Some" ? plan.value : config.defaultPlan)
+      const key = yield* accounts.createKey(team.id, "default")
+      if (json) return yield* printJson({ team, apiKey: key.key })
+      yield* Console.log(`Team "${team.name}" created on plan ${team.plan} (id ${team.id}).`)
+      yield* Console.log(`Its API key, shown once:\n  ${key.key}`)
+    }).pipe(Effect.provide(AdminLive))
+).pipe(Command.withDescription("Create a team (and its first API key)"))
+
+const list = Command.make("list", { json }, ({ json }) =>
+  Effect.gen(function*() {
+    const teams = yield* (yield* Accounts).listTeams()
+    if (json) return yield* printJson(teams)
+    yield* printTable(teams.map((t) => ({
+      id: t.id,
+      name: t.name,
+      plan: t.plan,
+      concurrency: String(t.maxConcurrency),
+      created: iso(t.createdAt)
+    })))
+  }).pipe(Effect.provide(AdminLive))).pipe(Command.withDescription("List teams"))
+
+export const teams = Command.make("teams").pipe(
+  Command.withDescription("Manage teams"),
+  Command.withSubcommands([create, list])
+)

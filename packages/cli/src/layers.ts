@@ -1,0 +1,30 @@
+/**
+ * The CLI's composition root: configuration from the environment, logging as configured, the
+ * store the configuration names, and the engine on top.
+ */
+import { Effect, Layer, Logger } from "effect"
+import { databaseUrlOf, EngineLive, EngineWithWorkersLive, GleanerConfig } from "@gleaner/core"
+import { storeLayerFromUrl } from "@gleaner/store-sql"
+
+export const ConfigLive = GleanerConfig.fromEnv
+
+/** Logger format and level from GLEANER_LOG_FORMAT and GLEANER_LOG_LEVEL. */
+export const LoggingLive = Layer.unwrapEffect(
+  Effect.map(GleanerConfig, (config) =>
+    Layer.merge(
+      Logger.replace(Logger.defaultLogger, config.logFormat === "json" ? Logger.jsonLogger : Logger.prettyLoggerDefault),
+      Logger.minimumLogLevel(config.logLevel)
+    ))
+)
+
+export const StoreLive = Layer.unwrapEffect(Effect.map(GleanerConfig, (config) => storeLayerFromUrl(databaseUrlOf(config))))
+
+/** Engine services over the configured store, without background work (admin commands). */
+export const AdminLive = EngineLive.pipe(Layer.provideMerge(StoreLive), Layer.provideMerge(LoggingLive), Layer.provideMerge(ConfigLive))
+
+/** Engine services plus job workers (serve, worker). */
+export const ProcessLive = EngineWithWorkersLive.pipe(
+  Layer.provideMerge(StoreLive),
+  Layer.provideMerge(LoggingLive),
+  Layer.provideMerge(ConfigLive)
+)

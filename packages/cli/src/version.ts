@@ -1,0 +1,2 @@
+/** The package version, shown by `gleaner --version`. */
+export const version = "0.1.0"
