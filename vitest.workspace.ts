@@ -4,9 +4,12 @@
  */
 import type { TestProjectConfiguration } from "vitest/config"
 
+// Setting conditions replaces Vite's defaults, so they are restated after ours.
+const conditions = ["@gleaner/source", "module", "node", "development|production"]
+
 const project = (name: string, root: string, timeoutMs = 30_000) => ({
-  resolve: { conditions: ["@gleaner/source"] },
-  ssr: { resolve: { conditions: ["@gleaner/source"] } },
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     name,
     root,

@@ -110,8 +110,9 @@ export const runWorkers = Effect.fn("Workers.run")(function*(options: WorkerOpti
   })
 
   // Finalizers run in reverse: the poller stops first, then running jobs get their grace period.
+  // Finalizers are uninterruptible; the wait must not be, or the timeout could never cut it short.
   yield* Effect.addFinalizer(() =>
-    FiberSet.awaitEmpty(running).pipe(
+    Effect.interruptible(FiberSet.awaitEmpty(running)).pipe(
       Effect.timeoutOption(Duration.millis(options.graceMs)),
       Effect.flatMap(Option.match({
         onSome: () => Effect.void,

@@ -1,0 +1,162 @@
+/**
+ * The database as the query code sees it: the tables' types, a "cold" Kysely per dialect that only
+ * compiles queries (its driver is a DummyDriver and never runs anything), and `Db`, the handle each
+ * resource module receives. `Db.execute` runs a compiled query through @effect/sql, so it joins
+ * the fiber's transaction (`Db.transaction`) and gets @effect/sql's spans.
+ *
+ * Rows are decoded with Schema at this boundary because the dialects disagree on types: Postgres
+ * returns BIGINT (our epoch-ms columns), COUNT and SUM as strings, SQLite returns numbers. The
+ * decoders accept both, so the Store answers the same values on either database.
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect, Option, Schema } from "effect"
+import {
+  type ColumnType,
+  type Compilable,
+  DummyDriver,
+  type Dialect as KyselyDialect,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler
+} from "kysely"
+import type { JobStatus } from "@gleaner/core"
+
+/** Epoch milliseconds: BIGINT on Postgres (read back as a string), INTEGER on SQLite. */
+type Millis = ColumnType<number | string, number, number>
+type NullableMillis = ColumnType<number | string | null, number | null, number | null>
+
+export interface TeamsTable {
+  readonly id: string
+  readonly name: string
+  readonly plan: string
+  readonly max_concurrency: number
+  readonly created_at: Millis
+}
+
+export interface ApiKeysTable {
+  readonly id: string
+  readonly team_id: string
+  readonly name: string
+  readonly display_prefix: string
+  readonly hash: string
+  readonly created_at: Millis
+  readonly revoked_at: NullableMillis
+}
+
+export interface LedgerTable {
+  readonly id: string
+  readonly team_id: string
+  readonly api_key_id: string | null
+  readonly operation: string
+  readonly job_id: string | null
+  readonly credits: Millis
+  readonly period_start: Millis
+  readonly created_at: Millis
+  readonly idempotency_key: string | null
+}
+
+export interface RateLimitsTable {
+  readonly key: string
+  readonly window_start: Millis
+  readonly count: number
+}
+
+export interface JobsTable {
+  readonly id: string
+  readonly team_id: string
+  readonly kind: string
+  readonly payload: string
+  readonly status: JobStatus
+  readonly priority: number
+  readonly attempts: number
+  readonly max_attempts: number
+  readonly run_at: Millis
+  readonly worker_id: string | null
+  readonly lease_expires_at: NullableMillis
+  /** 0 or 1 on both dialects. */
+  readonly cancel_requested: number
+  readonly result: string | null
+  readonly error: string | null
+  readonly created_at: Millis
+  readonly updated_at: Millis
+  readonly started_at: NullableMillis
+  readonly finished_at: NullableMillis
+}
+
+export interface Database {
+  readonly teams: TeamsTable
+  readonly api_keys: ApiKeysTable
+  readonly ledger: LedgerTable
+  readonly rate_limits: RateLimitsTable
+  readonly jobs: JobsTable
+}
+
+export type Dialect = "sqlite" | "pg"
+
+const dialects: Record<Dialect, KyselyDialect> = {
+  pg: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler()
+  },
+  sqlite: {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+    createQueryCompiler: () => new SqliteQueryCompiler()
+  }
+}
+
+/** What every resource module gets: the query builder and a way to run what it builds. */
+export interface Db {
+  readonly dialect: Dialect
+  /** Builds and compiles queries only; run them with `execute`. */
+  readonly query: Kysely<Database>
+  /** Runs a compiled query on the ambient connection; an SQL failure is a defect. */
+  readonly execute: <O extends object>(query: Compilable<O>) => Effect.Effect<ReadonlyArray<O>>
+  /** Runs `effect` in a transaction (a savepoint when nested). */
+  readonly transaction: <A>(effect: Effect.Effect<A>) => Effect.Effect<A>
+}
+
+export const makeDb = (dialect: Dialect): Effect.Effect<Db, never, SqlClient.SqlClient> =>
+  Effect.map(SqlClient.SqlClient, (sql) => ({
+    dialect,
+    query: new Kysely<Database>({ dialect: dialects[dialect] }),
+    execute: <O extends object>(query: Compilable<O>) => {
+      const compiled = query.compile()
+      return Effect.orDie(sql.unsafe<O>(compiled.sql, compiled.parameters))
+    },
+    transaction: (effect) => Effect.orDie(sql.withTransaction(effect))
+  }))
+
+/** An integer column: a number (SQLite, PG INTEGER) or a numeric string (PG BIGINT, COUNT, SUM). */
+export const DbNumber = Schema.Union(Schema.Number, Schema.NumberFromString)
+
+/** A 0/1 flag column (or a PG boolean, should one appear). */
+export const DbBoolean = Schema.transform(Schema.Union(Schema.Number, Schema.Boolean), Schema.Boolean, {
+  strict: true,
+  decode: (value) => value === true || value === 1,
+  encode: (value) => value
+})
+
+/** A field of the port's type read from a snake_case column. */
+export const column = <K extends string, A, I>(key: K, schema: Schema.Schema<A, I>) =>
+  Schema.propertySignature(schema).pipe(Schema.fromKey(key))
+
+/** Decodes result rows; a row that does not match is a bug (a defect), not an expected failure. */
+export const decodeRows = <A, I>(schema: Schema.Schema<A, I>) => {
+  const decode = Schema.decodeUnknown(Schema.Array(schema))
+  return (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<A>> => Effect.orDie(decode(rows))
+}
+
+/** Decodes the first row, if any. */
+export const decodeFirst = <A, I>(schema: Schema.Schema<A, I>) => {
+  const decode = decodeRows(schema)
+  return (rows: ReadonlyArray<unknown>): Effect.Effect<Option.Option<A>> =>
+    Effect.map(decode(rows.slice(0, 1)), (decoded) => Option.fromNullable(decoded[0]))
+}

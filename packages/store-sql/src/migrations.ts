@@ -1,0 +1,88 @@
+/**
+ * The schema, as numbered migrations run by @effect/sql's Migrator (applied ids are kept in
+ * `effect_sql_migrations`). One DDL text serves both dialects; only the epoch-ms type differs
+ * (BIGINT on Postgres, INTEGER on SQLite). Flags are INTEGER 0/1 and JSON is TEXT on both, so
+ * rows read back alike. Add a change as a new entry ("0002_…"); never edit an applied one.
+ */
+import { Migrator, SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+
+const foundation = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const ms = sql.literal(sql.onDialectOrElse({ pg: () => "BIGINT", orElse: () => "INTEGER" }))
+
+  yield* sql`CREATE TABLE teams (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    plan TEXT NOT NULL,
+    max_concurrency INTEGER NOT NULL,
+    created_at ${ms} NOT NULL
+  )`
+
+  yield* sql`CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    team_id TEXT NOT NULL REFERENCES teams (id),
+    name TEXT NOT NULL,
+    display_prefix TEXT NOT NULL,
+    hash TEXT NOT NULL UNIQUE,
+    created_at ${ms} NOT NULL,
+    revoked_at ${ms}
+  )`
+  yield* sql`CREATE INDEX api_keys_team_idx ON api_keys (team_id)`
+
+  yield* sql`CREATE TABLE ledger (
+    id TEXT PRIMARY KEY,
+    team_id TEXT NOT NULL REFERENCES teams (id),
+    api_key_id TEXT,
+    operation TEXT NOT NULL,
+    job_id TEXT,
+    credits ${ms} NOT NULL,
+    period_start ${ms} NOT NULL,
+    created_at ${ms} NOT NULL,
+    idempotency_key TEXT UNIQUE
+  )`
+  yield* sql`CREATE INDEX ledger_team_period_idx ON ledger (team_id, period_start)`
+
+  yield* sql`CREATE TABLE rate_limits (
+    "key" TEXT NOT NULL,
+    window_start ${ms} NOT NULL,
+    "count" INTEGER NOT NULL,
+    PRIMARY KEY ("key", window_start)
+  )`
+  yield* sql`CREATE INDEX rate_limits_window_idx ON rate_limits (window_start)`
+
+  yield* sql`CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    team_id TEXT NOT NULL REFERENCES teams (id),
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'completed', 'failed', 'cancelled')),
+    priority INTEGER NOT NULL DEFAULT 0,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    max_attempts INTEGER NOT NULL,
+    run_at ${ms} NOT NULL,
+    worker_id TEXT,
+    lease_expires_at ${ms},
+    cancel_requested INTEGER NOT NULL DEFAULT 0,
+    result TEXT,
+    error TEXT,
+    created_at ${ms} NOT NULL,
+    updated_at ${ms} NOT NULL,
+    started_at ${ms},
+    finished_at ${ms}
+  )`
+  // Claiming scans runnable jobs by status and time; concurrency checks count a team's running jobs.
+  yield* sql`CREATE INDEX jobs_claim_idx ON jobs (status, run_at, priority)`
+  yield* sql`CREATE INDEX jobs_team_status_idx ON jobs (team_id, status)`
+})
+
+/** Every migration, keyed `NNNN_name`; the number is the id the Migrator records. */
+export const migrations = {
+  "0001_foundation": foundation
+} as const
+
+export const migrationsLoader: Migrator.Loader = Migrator.fromRecord(migrations)
+
+/** `[1, "foundation"]` → `"0001_foundation"`, the key it was declared under. */
+export const migrationName = ([id, name]: readonly [id: number, name: string]): string =>
+  `${String(id).padStart(4, "0")}_${name}`
