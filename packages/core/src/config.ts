@@ -74,6 +74,12 @@ export const settings = {
     "Plan given to the bootstrap team and to teams created without `--plan`.",
     (n) => Config.string(n).pipe(Config.withDefault("selfhost"))
   ),
+  plansFile: setting(
+    "GLEANER_PLANS_FILE",
+    "(none: the built-in plans)",
+    "A JSON file of extra plans (`[{name, base?, creditsPerPeriod, concurrency, rateLimits?}]`); a plan named like a built-in one replaces it.",
+    (n) => Config.option(Config.string(n))
+  ),
   publicUrl: setting(
     "GLEANER_PUBLIC_URL",
     "(derived from each request's Host)",

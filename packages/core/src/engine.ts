@@ -1,10 +1,11 @@
 /**
- * The engine's services wired together. Needs only the ports (Store, GleanerConfig for now);
+ * The engine's services wired together. Needs only the ports (Store) and GleanerConfig;
  * each adapter package provides those and gets every service of the engine.
  */
 import { Layer } from "effect"
 import { Accounts } from "./accounts/accounts.js"
 import { Billing } from "./billing/billing.js"
+import { Plans } from "./billing/plans.js"
 import { RateLimiter } from "./billing/rate-limiter.js"
 import { Usage } from "./billing/usage.js"
 import { JobHandlers } from "./jobs/handlers.js"
@@ -13,10 +14,10 @@ import { WorkersLive } from "./jobs/workers.js"
 
 const base = Layer.mergeAll(Accounts.Default, Billing.Default, RateLimiter.Default, JobQueue.Default)
 
-export type EngineServices = Accounts | Billing | RateLimiter | JobQueue | Usage
+export type EngineServices = Accounts | Billing | RateLimiter | JobQueue | Usage | Plans
 
-/** Every engine service; no background work. */
-export const EngineLive = Usage.Default.pipe(Layer.provideMerge(base))
+/** Every engine service; no background work. Needs the Store and GleanerConfig. */
+export const EngineLive = Usage.Default.pipe(Layer.provideMerge(base), Layer.provideMerge(Plans.fromConfig))
 
 /** The handler of every job kind the engine knows (capabilities add theirs here). */
 export const EngineJobHandlers = JobHandlers.layer([])

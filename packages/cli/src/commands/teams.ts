@@ -3,7 +3,7 @@
  */
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
-import { Accounts, GleanerConfig, plans } from "@gleaner/core"
+import { Accounts, GleanerConfig } from "@gleaner/core"
 import { AdminLive } from "../layers.js"
 import { iso, printJson, printTable } from "../output.js"
 
@@ -13,9 +13,9 @@ const create = Command.make(
   "create",
   {
     name: Args.text({ name: "name" }).pipe(Args.withDescription("Team name (unique)")),
-    plan: Options.choice("plan", plans.map((p) => p.name)).pipe(
+    plan: Options.text("plan").pipe(
       Options.optional,
-      Options.withDescription("Plan of the team (default: GLEANER_DEFAULT_PLAN)")
+      Options.withDescription("Plan of the team: free, hobby, standard, growth, selfhost or one of GLEANER_PLANS_FILE (default: GLEANER_DEFAULT_PLAN)")
     ),
     json
   },

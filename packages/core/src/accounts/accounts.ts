@@ -4,7 +4,7 @@
 import { Clock, Effect, Option } from "effect"
 import { BadRequestError, ConflictError, messages, NotFoundError, UnauthorizedError } from "../errors.js"
 import { uuidv7At } from "../ids.js"
-import { findPlan, plans } from "../billing/plans.js"
+import { type Plan, Plans } from "../billing/plans.js"
 import { type ApiKey, Store, type Team } from "../ports/store.js"
 import { displayPrefix, generateApiKey, hashApiKey, isApiKey } from "./api-key.js"
 
@@ -25,14 +25,19 @@ export const DEFAULT_TEAM = "default"
 export class Accounts extends Effect.Service<Accounts>()("@gleaner/core/Accounts", {
   effect: Effect.gen(function*() {
     const store = yield* Store
+    const plans = yield* Plans
+
+    const planNamed = (name: string) =>
+      Option.match(plans.find(name), {
+        onNone: () =>
+          Effect.fail(new BadRequestError({
+            message: `Unknown plan "${name}"; plans: ${plans.all.map((p) => p.name).join(", ")}`
+          })),
+        onSome: (plan) => Effect.succeed<Plan>(plan)
+      })
 
     const createTeam = Effect.fn("Accounts.createTeam")(function*(name: string, planName: string) {
-      const plan = findPlan(planName)
-      if (plan === undefined) {
-        return yield* new BadRequestError({
-          message: `Unknown plan "${planName}"; plans: ${plans.map((p) => p.name).join(", ")}`
-        })
-      }
+      const plan = yield* planNamed(planName)
       if (name.trim().length === 0) return yield* new BadRequestError({ message: "A team needs a name" })
       const now = yield* Clock.currentTimeMillis
       return yield* store.teams.create({
@@ -104,8 +109,7 @@ export class Accounts extends Effect.Service<Accounts>()("@gleaner/core/Accounts
       findTeam,
       listTeams: () => store.teams.list(),
       setPlan: Effect.fn("Accounts.setPlan")(function*(teamId: string, planName: string) {
-        const plan = findPlan(planName)
-        if (plan === undefined) return yield* new BadRequestError({ message: `Unknown plan "${planName}"` })
+        const plan = yield* planNamed(planName)
         const team = yield* store.teams.update(teamId, { plan: plan.name, maxConcurrency: plan.concurrency })
         return yield* Option.match(team, {
           onNone: () => Effect.fail(new NotFoundError({ message: "No such team" })),

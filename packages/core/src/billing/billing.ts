@@ -8,7 +8,7 @@ import { uuidv7At } from "../ids.js"
 import { Store, type Team } from "../ports/store.js"
 import { creditsToTokens } from "./credits.js"
 import { periodOf } from "./period.js"
-import { findPlan } from "./plans.js"
+import { Plans } from "./plans.js"
 
 export interface Balance {
   readonly planCredits: number
@@ -40,8 +40,10 @@ export interface UsagePeriod {
 export class Billing extends Effect.Service<Billing>()("@gleaner/core/Billing", {
   effect: Effect.gen(function*() {
     const store = yield* Store
+    const plans = yield* Plans
 
-    const planCreditsOf = (team: Team): number => findPlan(team.plan)?.creditsPerPeriod ?? 0
+    const planCreditsOf = (team: Team): number =>
+      Option.match(plans.find(team.plan), { onNone: () => 0, onSome: (p) => p.creditsPerPeriod })
 
     const teamOrFail = (teamId: string) =>
       store.teams.get(teamId).pipe(

@@ -1,8 +1,13 @@
 /**
  * Plans: what a team may use. Credits per monthly billing period, per-minute request limits per
- * endpoint bucket, and concurrent jobs. The paid tiers follow Firecrawl's published plan table so
- * limits feel familiar; `selfhost` is the generous default of a self-hosted install.
+ * endpoint bucket, and concurrent jobs. The built-in tiers follow Firecrawl's published plan
+ * table so limits feel familiar; `selfhost` is the generous default of a self-hosted install.
+ * Operators add or override plans with a JSON file (GLEANER_PLANS_FILE); the `Plans` service is
+ * the only place plans are looked up.
  */
+import { readFileSync } from "node:fs"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { GleanerConfig } from "../config.js"
 
 /** Endpoint buckets that share a per-minute request limit (upstream's rate-limiter modes). */
 export const rateLimitBuckets = [
@@ -77,4 +82,56 @@ export const plans: ReadonlyArray<Plan> = [
   }
 ]
 
-export const findPlan = (name: string): Plan | undefined => plans.find((p) => p.name === name)
+const Count = Schema.Int.pipe(Schema.nonNegative())
+
+/** A plan in the operator's plans file. Buckets it leaves out come from `base` (default `selfhost`). */
+export const PlanSpec = Schema.Struct({
+  name: Schema.String.pipe(Schema.minLength(1)),
+  base: Schema.optional(Schema.String),
+  creditsPerPeriod: Count,
+  concurrency: Schema.Int.pipe(Schema.positive()),
+  rateLimits: Schema.optional(
+    Schema.partialWith(Schema.Record({ key: Schema.Literal(...rateLimitBuckets), value: Count }), { exact: true })
+  )
+}).annotations({ parseOptions: { onExcessProperty: "error" } })
+
+export const PlansFile = Schema.Array(PlanSpec)
+
+/** The built-in plans with the file's plans added (a plan of the same name is replaced). */
+export const mergePlans = (builtIn: ReadonlyArray<Plan>, specs: typeof PlansFile.Type): ReadonlyArray<Plan> =>
+  specs.reduce<ReadonlyArray<Plan>>((acc, spec) => {
+    const baseName = spec.base ?? "selfhost"
+    const base = acc.find((p) => p.name === baseName)
+    if (base === undefined) throw new Error(`Plan "${spec.name}" is based on unknown plan "${baseName}"`)
+    const plan: Plan = {
+      name: spec.name,
+      creditsPerPeriod: spec.creditsPerPeriod,
+      concurrency: spec.concurrency,
+      rateLimits: { ...base.rateLimits, ...spec.rateLimits }
+    }
+    return [...acc.filter((p) => p.name !== spec.name), plan]
+  }, builtIn)
+
+export class Plans extends Context.Tag("@gleaner/core/Plans")<Plans, {
+  readonly all: ReadonlyArray<Plan>
+  readonly find: (name: string) => Option.Option<Plan>
+}>() {
+  static readonly fromList = (list: ReadonlyArray<Plan>): Layer.Layer<Plans> =>
+    Layer.succeed(this, { all: list, find: (name) => Option.fromNullable(list.find((p) => p.name === name)) })
+
+  static readonly builtIn: Layer.Layer<Plans> = Plans.fromList(plans)
+
+  /** The built-in plans plus those of GLEANER_PLANS_FILE; a file that does not parse stops the start. */
+  static readonly fromConfig: Layer.Layer<Plans, never, GleanerConfig> = Layer.unwrapEffect(
+    Effect.gen(function*() {
+      const { plansFile } = yield* GleanerConfig
+      if (Option.isNone(plansFile)) return Plans.builtIn
+      const path = plansFile.value
+      const specs = yield* Effect.try(() => JSON.parse(readFileSync(path, "utf8"))).pipe(
+        Effect.flatMap(Schema.decodeUnknown(PlansFile)),
+        Effect.orDieWith((e) => new Error(`GLEANER_PLANS_FILE ${path} is not a valid plans file: ${String(e)}`))
+      )
+      return Plans.fromList(yield* Effect.try({ try: () => mergePlans(plans, specs), catch: (e) => e }).pipe(Effect.orDie))
+    })
+  )
+}

@@ -2,10 +2,10 @@
  * Per-minute request limits per team and endpoint bucket, counted in the store so every
  * process sharing a database enforces the same limit. Fixed one-minute windows, like upstream.
  */
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { RateLimitError } from "../errors.js"
 import { Store, type Team } from "../ports/store.js"
-import { findPlan, type RateLimitBucket } from "./plans.js"
+import { Plans, type RateLimitBucket } from "./plans.js"
 
 const WINDOW_MS = 60_000
 
@@ -19,10 +19,11 @@ export interface RateLimitState {
 export class RateLimiter extends Effect.Service<RateLimiter>()("@gleaner/core/RateLimiter", {
   effect: Effect.gen(function*() {
     const store = yield* Store
+    const plans = yield* Plans
 
     /** Counts one request; fails with RateLimitError (429) once the bucket's limit is passed. */
     const consume = Effect.fn("RateLimiter.consume")(function*(team: Team, bucket: RateLimitBucket) {
-      const limit = findPlan(team.plan)?.rateLimits[bucket] ?? 0
+      const limit = Option.match(plans.find(team.plan), { onNone: () => 0, onSome: (p) => p.rateLimits[bucket] })
       const now = yield* Clock.currentTimeMillis
       const windowStart = now - (now % WINDOW_MS)
       const resetAtMs = windowStart + WINDOW_MS

@@ -1,0 +1,83 @@
+/**
+ * The Firecrawl v2 API as an HttpApi: groups, endpoints, their schemas (all from core) and the
+ * errors they may answer. Every authenticated endpoint names its rate-limit bucket with
+ * `.annotate(RateBucket, …)`; auth.ts refuses to start when one is missing.
+ */
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import {
+  ConcurrencyCheckResponse,
+  CreditUsageHistoricalResponse,
+  CreditUsageResponse,
+  HealthResponse,
+  HistoricalParams,
+  QueueStatusResponse,
+  TokenUsageHistoricalResponse,
+  TokenUsageResponse
+} from "@gleaner/core"
+import { Authentication, RateBucket } from "./auth.js"
+import { Errors } from "./envelope.js"
+import { fixOpenApi } from "./openapi.js"
+import { packageVersion } from "./version.js"
+
+/** The API's base path. */
+export const V2 = "/v2"
+
+export class HealthGroup extends HttpApiGroup.make("health")
+  .add(HttpApiEndpoint.get("health", "/").addSuccess(HealthResponse))
+  .annotateContext(OpenApi.annotations({ title: "Health", description: "Is the server up, and which version" }))
+{}
+
+export class TeamGroup extends HttpApiGroup.make("team")
+  .add(
+    HttpApiEndpoint.get("creditUsage", "/team/credit-usage")
+      .addSuccess(CreditUsageResponse)
+      .addError(Errors.NotFound)
+      .annotate(RateBucket, "account")
+  )
+  .add(
+    HttpApiEndpoint.get("creditUsageHistorical", "/team/credit-usage/historical")
+      .setUrlParams(HistoricalParams)
+      .addSuccess(CreditUsageHistoricalResponse)
+      .addError(Errors.NotFound)
+      .annotate(RateBucket, "account")
+  )
+  .add(
+    HttpApiEndpoint.get("tokenUsage", "/team/token-usage")
+      .addSuccess(TokenUsageResponse)
+      .addError(Errors.NotFound)
+      .annotate(RateBucket, "account")
+  )
+  .add(
+    HttpApiEndpoint.get("tokenUsageHistorical", "/team/token-usage/historical")
+      .setUrlParams(HistoricalParams)
+      .addSuccess(TokenUsageHistoricalResponse)
+      .addError(Errors.NotFound)
+      .annotate(RateBucket, "account")
+  )
+  .add(
+    HttpApiEndpoint.get("queueStatus", "/team/queue-status")
+      .addSuccess(QueueStatusResponse)
+      .annotate(RateBucket, "account")
+  )
+  .add(
+    HttpApiEndpoint.get("concurrencyCheck", "/concurrency-check")
+      .addSuccess(ConcurrencyCheckResponse)
+      .annotate(RateBucket, "crawlStatus")
+  )
+  .middleware(Authentication)
+  .prefix(V2)
+  .annotateContext(OpenApi.annotations({ title: "Team", description: "Credits, tokens, queue and concurrency" }))
+{}
+
+export class GleanerApi extends HttpApi.make("gleaner")
+  .add(HealthGroup)
+  .add(TeamGroup)
+  .addError(Errors.BadRequest)
+  .addError(Errors.Internal)
+  .annotateContext(OpenApi.annotations({
+    title: "Gleaner (Firecrawl v2 compatible)",
+    version: packageVersion,
+    description: "A self-hostable web data engine speaking the Firecrawl v2 HTTP API.",
+    transform: fixOpenApi
+  }))
+{}

@@ -1,0 +1,91 @@
+/**
+ * Core's error classes as they appear on the wire: each class is wrapped in a transform to the
+ * Firecrawl envelope `{success:false, error, code, details?}` and annotated with the status the
+ * catalogue gives its code. Endpoints declare these (`.addError(Errors.NotFound)`) so handlers are
+ * typed and the OpenAPI document shows the envelope under the right status. At run time the error
+ * middleware (errors.ts) writes the responses itself; these schemas only describe them.
+ */
+import { HttpApiSchema } from "@effect/platform"
+import {
+  BadRequestError,
+  ConflictError,
+  type ErrorCode,
+  ErrorEnvelope,
+  errorStatus,
+  ForbiddenError,
+  InsufficientCreditsError,
+  InternalError,
+  InvalidJsonError,
+  NotFoundError,
+  PayloadTooLargeError,
+  QueueFullError,
+  RateLimitError,
+  ServiceUnavailableError,
+  UnauthorizedError
+} from "@gleaner/core"
+import { Schema } from "effect"
+
+interface Coded {
+  readonly code: ErrorCode
+  readonly message: string
+  readonly details?: unknown
+}
+
+/** The envelope of an error value: what every error response body looks like. */
+export const toEnvelope = (error: Coded): ErrorEnvelope => ({
+  success: false,
+  error: error.message,
+  code: error.code,
+  ...(error.details === undefined ? {} : { details: error.details })
+})
+
+/** The envelope as documented for one code: `code` is always sent. */
+const envelopeOf = <C extends ErrorCode>(code: C) =>
+  Schema.Struct({
+    success: Schema.Literal(false),
+    error: Schema.String.annotations({ description: "What went wrong, for a person to read" }),
+    code: Schema.Literal(code),
+    details: Schema.optional(Schema.Unknown)
+  }).annotations({ description: `The Firecrawl error envelope, code ${code}` })
+
+const wire = <A extends Coded, I, C extends ErrorCode>(
+  schema: Schema.Schema<A, I>,
+  code: C,
+  fromEnvelope: (envelope: ErrorEnvelope) => A
+) =>
+  Schema.transform(envelopeOf(code), Schema.typeSchema(schema), {
+    strict: true,
+    decode: fromEnvelope,
+    encode: (error) => ({ ...toEnvelope(error), code })
+  }).annotations(HttpApiSchema.annotations({ status: errorStatus(code) }))
+
+const props = (e: ErrorEnvelope) => ({ message: e.error, details: e.details })
+
+/** Every catalogue class in its envelope, to declare on endpoints, groups or the API. */
+export const Errors = {
+  BadRequest: wire(BadRequestError, "BAD_REQUEST", (e) => new BadRequestError(props(e))),
+  InvalidJson: wire(InvalidJsonError, "BAD_REQUEST_INVALID_JSON", (e) => new InvalidJsonError(props(e))),
+  Unauthorized: wire(UnauthorizedError, "UNAUTHORIZED", (e) => new UnauthorizedError(props(e))),
+  InsufficientCredits: wire(
+    InsufficientCreditsError,
+    "INSUFFICIENT_CREDITS",
+    (e) => new InsufficientCreditsError(props(e))
+  ),
+  Forbidden: wire(ForbiddenError, "FORBIDDEN", (e) => new ForbiddenError(props(e))),
+  NotFound: wire(NotFoundError, "NOT_FOUND", (e) => new NotFoundError(props(e))),
+  Conflict: wire(ConflictError, "CONFLICT", (e) => new ConflictError(props(e))),
+  PayloadTooLarge: wire(PayloadTooLargeError, "PAYLOAD_TOO_LARGE", (e) => new PayloadTooLargeError(props(e))),
+  // the numbers travel in headers (Retry-After, X-RateLimit-*), not in the body
+  RateLimit: wire(
+    RateLimitError,
+    "RATE_LIMIT_EXCEEDED",
+    (e) => new RateLimitError({ ...props(e), limit: 0, remaining: 0, resetAtMs: 0, retryAfterSeconds: 0 })
+  ),
+  QueueFull: wire(QueueFullError, "QUEUE_FULL", (e) => new QueueFullError(props(e))),
+  Internal: wire(InternalError, "UNKNOWN_ERROR", (e) => new InternalError(props(e))),
+  ServiceUnavailable: wire(
+    ServiceUnavailableError,
+    "SERVICE_UNAVAILABLE",
+    (e) => new ServiceUnavailableError(props(e))
+  )
+} as const

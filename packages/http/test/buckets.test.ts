@@ -1,0 +1,45 @@
+/**
+ * Rate-limit buckets are declared per endpoint and looked up in one table; an authenticated
+ * endpoint without a bucket is a startup error, not a silently unlimited route.
+ */
+import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { assert, describe, it } from "@effect/vitest"
+import { Authentication, authenticationLayer, endpointBuckets, GleanerApi, RateBucket } from "@gleaner/http"
+import { Cause, Effect, Exit, Layer, Schema } from "effect"
+import { engineLayer } from "./support.js"
+
+class Forgetful extends HttpApi.make("forgetful").add(
+  HttpApiGroup.make("g")
+    .add(HttpApiEndpoint.get("declared", "/declared").addSuccess(Schema.String).annotate(RateBucket, "scrape"))
+    .add(HttpApiEndpoint.get("forgotten", "/forgotten").addSuccess(Schema.String))
+    .middleware(Authentication)
+    .prefix("/v2")
+).add(HttpApiGroup.make("open").add(HttpApiEndpoint.get("health", "/").addSuccess(Schema.String))) {}
+
+describe("rate-limit buckets", () => {
+  it("every authenticated endpoint of the Gleaner API declares its bucket", () => {
+    const { buckets, undeclared } = endpointBuckets(GleanerApi)
+    assert.deepStrictEqual(undeclared, [])
+    assert.deepStrictEqual(Object.fromEntries(buckets), {
+      "GET /v2/team/credit-usage": "account",
+      "GET /v2/team/credit-usage/historical": "account",
+      "GET /v2/team/token-usage": "account",
+      "GET /v2/team/token-usage/historical": "account",
+      "GET /v2/team/queue-status": "account",
+      "GET /v2/concurrency-check": "crawlStatus"
+    })
+  })
+
+  it("unauthenticated endpoints need none; authenticated ones without one are reported", () => {
+    const { buckets, undeclared } = endpointBuckets(Forgetful)
+    assert.deepStrictEqual(Object.fromEntries(buckets), { "GET /v2/declared": "scrape" })
+    assert.deepStrictEqual(undeclared, ["GET /v2/forgotten"])
+  })
+
+  it.effect("the authentication layer refuses to start with an undeclared bucket", () =>
+    Effect.gen(function*() {
+      const exit = yield* Effect.exit(Layer.build(authenticationLayer(Forgetful)).pipe(Effect.scoped))
+      assert.isTrue(Exit.isFailure(exit))
+      if (Exit.isFailure(exit)) assert.include(Cause.pretty(exit.cause), "GET /v2/forgotten")
+    }).pipe(Effect.provide(engineLayer())))
+})
