@@ -19,6 +19,15 @@ const setting = <A>(
   make: (name: string) => Config.Config<A>
 ): Setting<A> => ({ name, default: defaultText, description, config: make(name) })
 
+const logLevels = {
+  trace: LogLevel.Trace,
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warning: LogLevel.Warning,
+  error: LogLevel.Error,
+  none: LogLevel.None
+} as const
+
 const CIDR = /^[0-9a-fA-F:.]+\/\d{1,3}$/
 
 export const settings = {
@@ -102,8 +111,11 @@ export const settings = {
     "On SIGTERM, how long running jobs may finish before they are released back to the queue.",
     (n) => Config.integer(n).pipe(Config.withDefault(20))
   ),
-  logLevel: setting("GLEANER_LOG_LEVEL", "info", "Minimum log level: trace, debug, info, warning, error.", (n) =>
-    Config.logLevel(n).pipe(Config.withDefault(LogLevel.Info))),
+  logLevel: setting("GLEANER_LOG_LEVEL", "info", "Minimum log level: trace, debug, info, warning, error, none.", (n) =>
+    Config.literal("trace", "debug", "info", "warning", "error", "none")(n).pipe(
+      Config.withDefault("info" as const),
+      Config.map((level) => logLevels[level])
+    )),
   logFormat: setting("GLEANER_LOG_FORMAT", "pretty", "`pretty` for people, `json` for log collectors.", (n) =>
     Config.literal("pretty", "json")(n).pipe(Config.withDefault("pretty" as const)))
 } as const

@@ -28,20 +28,22 @@ describe("GleanerConfig", () => {
       GLEANER_API_KEY: "fc-0123456789abcdef0123456789abcdef",
       GLEANER_ALLOWED_NETWORKS: "127.0.0.0/8, 10.0.0.0/8",
       GLEANER_AUTH: "off",
-      GLEANER_DATABASE_URL: "postgres://x@h/db"
+      GLEANER_DATABASE_URL: "postgres://x@h/db",
+      GLEANER_LOG_LEVEL: "warning"
     })
     if (Exit.isFailure(exit)) throw new Error("must parse")
     const c = exit.value
     expect(c.port).toBe(4000)
     expect(c.allowedNetworks).toEqual(["127.0.0.0/8", "10.0.0.0/8"])
     expect(c.auth).toBe("off")
+    expect(c.logLevel).toBe(LogLevel.Warning)
     expect(Option.map(c.apiKey, Redacted.value)).toEqual(Option.some("fc-0123456789abcdef0123456789abcdef"))
     expect(databaseUrlOf(c)).toBe("postgres://x@h/db")
     expect(databaseUrlOf({ ...c, databaseUrl: Option.none() })).toBe("/var/lib/gleaner/gleaner.db")
   })
 
   it("refuses values that do not parse, naming the variable", async () => {
-    for (const [name, value] of [["GLEANER_API_KEY", "secret"], ["GLEANER_ALLOWED_NETWORKS", "localhost"], ["PORT", "http"], ["GLEANER_AUTH", "maybe"]] as const) {
+    for (const [name, value] of [["GLEANER_API_KEY", "secret"], ["GLEANER_ALLOWED_NETWORKS", "localhost"], ["PORT", "http"], ["GLEANER_AUTH", "maybe"], ["GLEANER_LOG_LEVEL", "loud"]] as const) {
       const exit = await read({ [name]: value })
       expect(Exit.isFailure(exit), name).toBe(true)
       if (Exit.isFailure(exit)) expect(String(exit.cause)).toContain(name)

@@ -1,0 +1,136 @@
+/**
+ * The README's first command, for real: `pnpm start` on a fresh data directory starts the server
+ * with no other set-up, prints a key once, and the official SDK works with that key. Keys and
+ * teams made with the CLI work against the running server; a restart on the same data directory
+ * keeps teams, keys and the credit ledger; a pinned GLEANER_API_KEY is used instead of a new one.
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import Firecrawl from "@mendable/firecrawl-js"
+import { Billing, databaseUrlOf, EngineLive, GleanerConfig, Store } from "@gleaner/core"
+import { storeLayerFromUrl } from "@gleaner/store-sql"
+import { Effect, Layer, Option } from "effect"
+import { afterAll, describe, expect, it } from "vitest"
+import { gleaner, startServer } from "./processes.js"
+
+const dirs: Array<string> = []
+const freshDataDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "gleaner-e2e-"))
+  dirs.push(dir)
+  return dir
+}
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })))
+
+const get = async (url: string, key?: string) => {
+  const response = await fetch(url, key === undefined ? {} : { headers: { authorization: `Bearer ${key}` } })
+  return { status: response.status, body: (await response.json()) as unknown }
+}
+
+/** Debits credits straight into the ledger of a stopped server's database. */
+const debit = (dataDir: string, credits: number) =>
+  Effect.runPromise(Effect.gen(function*() {
+    const store = yield* Store
+    const team = Option.getOrThrow(yield* store.teams.findByName("default"))
+    yield* (yield* Billing).debit({ teamId: team.id, operation: "scrape", credits })
+  }).pipe(Effect.provide(EngineLive.pipe(
+    Layer.provideMerge(storeLayerFromUrl(databaseUrlOf({ dataDir, databaseUrl: Option.none() }))),
+    Layer.provideMerge(GleanerConfig.layer({ dataDir }))
+  ))))
+
+describe("gleaner serve (pnpm start)", () => {
+  it("starts on a fresh data directory and the printed key works with the official SDK", async () => {
+    const dataDir = freshDataDir()
+    const server = await startServer({ GLEANER_DATA_DIR: dataDir })
+    try {
+      expect(server.output()).toContain("shown once")
+      expect(server.output()).toContain(`curl -H "Authorization: Bearer ${server.printedKey}"`)
+      const key = server.printedKey ?? ""
+      const sdk = new Firecrawl({ apiKey: key, apiUrl: server.url })
+
+      const credits = await sdk.getCreditUsage()
+      expect(credits).toMatchObject({ remainingCredits: 100_000_000, planCredits: 100_000_000 })
+      expect(credits.billingPeriodStart).toMatch(/^\d{4}-\d{2}-01T00:00:00.000Z$/)
+      const tokens = await sdk.getTokenUsage()
+      expect(tokens).toMatchObject({ remainingTokens: 1_500_000_000, planTokens: 1_500_000_000 })
+      expect(await sdk.getConcurrency()).toEqual({ concurrency: 0, maxConcurrency: 50 })
+      expect(await sdk.getQueueStatus()).toEqual({
+        success: true,
+        jobsInQueue: 0,
+        activeJobsInQueue: 0,
+        waitingJobsInQueue: 0,
+        maxConcurrency: 50,
+        mostRecentSuccess: null
+      })
+
+      // without a key, or with a wrong one: the upstream 401 envelope
+      expect(await get(`${server.url}/v2/team/credit-usage`)).toEqual({
+        status: 401,
+        body: { success: false, code: "UNAUTHORIZED", error: "Unauthorized: Token missing" }
+      })
+      await expect(new Firecrawl({ apiKey: "fc-00000000000000000000000000000000", apiUrl: server.url }).getCreditUsage())
+        .rejects.toMatchObject({ status: 401, message: "Unauthorized: Invalid token" })
+
+      // keys and teams made with the CLI while the server runs
+      const env = { GLEANER_DATA_DIR: dataDir }
+      const made = JSON.parse(await gleaner(["keys", "create", "--name", "ci", "--json"], env)) as { id: string; key: string }
+      expect((await get(`${server.url}/v2/team/token-usage`, made.key)).status).toBe(200)
+      const listed = await gleaner(["keys", "list"], env)
+      expect(listed).toContain(made.key.slice(0, 9))
+      expect(listed).not.toContain(made.key)
+      await gleaner(["keys", "revoke", made.id], env)
+      expect((await get(`${server.url}/v2/team/token-usage`, made.key)).status).toBe(401)
+
+      const team = JSON.parse(await gleaner(["teams", "create", "acme", "--plan", "free", "--json"], env)) as { apiKey: string }
+      expect(await new Firecrawl({ apiKey: team.apiKey, apiUrl: server.url }).getCreditUsage()).toMatchObject({ remainingCredits: 500, planCredits: 500 })
+      expect(await gleaner(["teams", "list"], env)).toMatch(/acme\s+free\s+2/)
+    } finally {
+      await server.stop()
+    }
+  }, 180_000)
+
+  it("stops cleanly on SIGTERM", async () => {
+    const server = await startServer({ GLEANER_DATA_DIR: freshDataDir() }, { direct: true })
+    expect(await server.stop("SIGTERM")).toBe(0)
+    expect(server.output()).not.toMatch(/level=ERROR|ERROR \(/)
+  }, 60_000)
+
+  it("keeps teams, keys and the ledger across a restart", async () => {
+    const dataDir = freshDataDir()
+    const first = await startServer({ GLEANER_DATA_DIR: dataDir })
+    const key = first.printedKey ?? ""
+    await first.stop()
+    await debit(dataDir, 7)
+
+    const second = await startServer({ GLEANER_DATA_DIR: dataDir })
+    try {
+      expect(second.printedKey).toBeUndefined()
+      const sdk = new Firecrawl({ apiKey: key, apiUrl: second.url })
+      expect((await sdk.getCreditUsage()).remainingCredits).toBe(100_000_000 - 7)
+      const history = await sdk.getCreditUsageHistorical(true)
+      expect(history.periods.map((p) => [p.creditsUsed, p.apiKey])).toEqual([[7, "(no key)"]])
+    } finally {
+      await second.stop()
+    }
+  }, 180_000)
+
+  it("uses a pinned GLEANER_API_KEY instead of printing a new one, on every start", async () => {
+    const dataDir = freshDataDir()
+    const pinned = "fc-0123456789abcdef0123456789abcdef"
+    for (let start = 0; start < 2; start++) {
+      const server = await startServer({ GLEANER_DATA_DIR: dataDir, GLEANER_API_KEY: pinned })
+      try {
+        expect(server.printedKey).toBeUndefined()
+        expect((await get(`${server.url}/v2/concurrency-check`, pinned)).body).toEqual({ success: true, concurrency: 0, maxConcurrency: 50 })
+      } finally {
+        await server.stop()
+      }
+    }
+  }, 180_000)
+
+  it("gleaner migrate reports what it applied", async () => {
+    const env = { GLEANER_DATA_DIR: freshDataDir() }
+    expect(await gleaner(["migrate"], env)).toContain("Applied: 0001_foundation")
+    expect(await gleaner(["migrate"], env)).toContain("up to date")
+  }, 60_000)
+})
