@@ -13,7 +13,7 @@ const project = (name: string, root: string, timeoutMs = 30_000) => ({
   test: {
     name,
     root,
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "test/**/*.test.ts", "*/test/**/*.test.ts"],
     testTimeout: timeoutMs,
     hookTimeout: timeoutMs
   }
