@@ -19,7 +19,7 @@ import {
   type StoreService,
   type WorkerOptions
 } from "@gleaner/core"
-import { Array as Arr, Clock, Duration, Effect, Exit, type Layer, Option, Schema, Scope } from "effect"
+import { Array as Arr, Clock, Duration, Effect, Exit, Layer, Logger, LogLevel, Option, Schema, Scope } from "effect"
 import { uid } from "./contract-fixtures.js"
 
 const options = (overrides: Partial<WorkerOptions> = {}): WorkerOptions => ({
@@ -63,7 +63,8 @@ const isDone = (store: StoreService, teamId: string) =>
 const decodeError = Schema.decodeUnknownSync(Schema.parseJson(GleanerError))
 
 export const workersContract = (name: string, makeLayer: () => Layer.Layer<Store | SqlClient.SqlClient, unknown>) =>
-  layer(makeLayer(), { excludeTestServices: true, timeout: 60_000 })(`${name}: job workers`, (it) => {
+  // workers log every retry and release; the assertions say what matters
+  layer(Layer.merge(makeLayer(), Logger.minimumLogLevel(LogLevel.Error)), { excludeTestServices: true, timeout: 60_000 })(`${name}: job workers`, (it) => {
     it.scoped("N workers × M jobs: every job runs once and completes once", () =>
       Effect.gen(function*() {
         const store = yield* Store
