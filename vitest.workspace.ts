@@ -22,6 +22,8 @@ const project = (name: string, root: string, timeoutMs = 30_000) => ({
 export const projects: Array<TestProjectConfiguration> = [
   project("core", "packages/core"),
   project("store-sql", "packages/store-sql", 60_000),
+  project("fetch-undici", "packages/fetch-undici"),
+  project("fixture-site", "packages/fixture-site"),
   project("http", "packages/http"),
   project("client", "packages/client"),
   project("cli", "packages/cli", 120_000),

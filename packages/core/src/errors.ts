@@ -46,7 +46,9 @@ export const errorCatalogue = {
   CRAWL_DENIAL: entry(403),
   MAP_TIMEOUT: entry(408, "retry"),
   MAP_FAILED: entry(500, "retry"),
-  UNSAFE_ADDRESS: entry(403)
+  UNSAFE_ADDRESS: entry(403),
+  // lower case on purpose: upstream sends it so
+  unsafe_domain_blocked: entry(403)
 } as const satisfies Record<string, CatalogueEntry>
 
 export type ErrorCode = keyof typeof errorCatalogue
@@ -127,6 +129,62 @@ export class ServiceUnavailableError extends Schema.TaggedError<ServiceUnavailab
   coded("SERVICE_UNAVAILABLE")
 ) {}
 
+// --- Scraping -------------------------------------------------------------------------------
+
+export class ScrapeTimeoutError extends Schema.TaggedError<ScrapeTimeoutError>()(
+  "ScrapeTimeoutError",
+  coded("SCRAPE_TIMEOUT")
+) {}
+
+/** The host name did not resolve. Upstream answers this one with 200 and `success: false`. */
+export class ScrapeDnsError extends Schema.TaggedError<ScrapeDnsError>()(
+  "ScrapeDnsError",
+  coded("SCRAPE_DNS_RESOLUTION_ERROR")
+) {}
+
+export class ScrapeSslError extends Schema.TaggedError<ScrapeSslError>()(
+  "ScrapeSslError",
+  coded("SCRAPE_SSL_ERROR")
+) {}
+
+/** The site could not be reached or answered with something unusable (reset, refused, too big). */
+export class ScrapeSiteError extends Schema.TaggedError<ScrapeSiteError>()(
+  "ScrapeSiteError",
+  coded("SCRAPE_SITE_ERROR")
+) {}
+
+export class ScrapeUnsupportedFileError extends Schema.TaggedError<ScrapeUnsupportedFileError>()(
+  "ScrapeUnsupportedFileError",
+  coded("SCRAPE_UNSUPPORTED_FILE_ERROR")
+) {}
+
+export class ScrapeNoCachedDataError extends Schema.TaggedError<ScrapeNoCachedDataError>()(
+  "ScrapeNoCachedDataError",
+  coded("SCRAPE_NO_CACHED_DATA")
+) {}
+
+export class ScrapeLockdownCacheMissError extends Schema.TaggedError<ScrapeLockdownCacheMissError>()(
+  "ScrapeLockdownCacheMissError",
+  coded("SCRAPE_LOCKDOWN_CACHE_MISS")
+) {}
+
+export class ScrapeActionsNotSupportedError extends Schema.TaggedError<ScrapeActionsNotSupportedError>()(
+  "ScrapeActionsNotSupportedError",
+  coded("SCRAPE_ACTIONS_NOT_SUPPORTED")
+) {}
+
+/** A private, loopback, link-local or metadata address, refused by the SSRF guard. */
+export class UnsafeAddressError extends Schema.TaggedError<UnsafeAddressError>()(
+  "UnsafeAddressError",
+  coded("UNSAFE_ADDRESS")
+) {}
+
+/** Refused by the request's threatProtection rules (blacklist, blocked TLD, …). */
+export class UnsafeDomainError extends Schema.TaggedError<UnsafeDomainError>()(
+  "UnsafeDomainError",
+  coded("unsafe_domain_blocked")
+) {}
+
 /** Every Gleaner error class, for encoding errors into job rows and decoding them back. */
 export const GleanerError = Schema.Union(
   BadRequestError,
@@ -140,7 +198,17 @@ export const GleanerError = Schema.Union(
   RateLimitError,
   QueueFullError,
   InternalError,
-  ServiceUnavailableError
+  ServiceUnavailableError,
+  ScrapeTimeoutError,
+  ScrapeDnsError,
+  ScrapeSslError,
+  ScrapeSiteError,
+  ScrapeUnsupportedFileError,
+  ScrapeNoCachedDataError,
+  ScrapeLockdownCacheMissError,
+  ScrapeActionsNotSupportedError,
+  UnsafeAddressError,
+  UnsafeDomainError
 )
 export type GleanerError = typeof GleanerError.Type
 
