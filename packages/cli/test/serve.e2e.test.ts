@@ -130,7 +130,7 @@ describe("gleaner serve (pnpm start)", () => {
 
   it("gleaner migrate reports what it applied", async () => {
     const env = { GLEANER_DATA_DIR: freshDataDir() }
-    expect(await gleaner(["migrate"], env)).toContain("Applied: 0001_foundation")
+    expect(await gleaner(["migrate"], env)).toContain("Applied: 0001_foundation, 0002_scrape")
     expect(await gleaner(["migrate"], env)).toContain("up to date")
   }, 60_000)
 })

@@ -87,7 +87,40 @@ export interface JobsTable {
   readonly finished_at: NullableMillis
 }
 
+export interface DocumentsTable {
+  readonly id: string
+  readonly team_id: string
+  readonly source_url: string
+  readonly document: string
+  readonly audit_metadata: string | null
+  readonly created_at: Millis
+  readonly expires_at: Millis
+}
+
+export interface PageCacheTable {
+  readonly team_id: string
+  readonly cache_key: string
+  readonly url: string
+  readonly status_code: number
+  readonly content_type: string | null
+  /** base64 */
+  readonly body: string
+  readonly fetched_at: Millis
+}
+
+export interface PageSnapshotsTable {
+  readonly team_id: string
+  readonly url: string
+  readonly tag: string
+  readonly markdown: string
+  readonly json: string | null
+  readonly scraped_at: Millis
+}
+
 export interface Database {
+  readonly documents: DocumentsTable
+  readonly page_cache: PageCacheTable
+  readonly page_snapshots: PageSnapshotsTable
   readonly teams: TeamsTable
   readonly api_keys: ApiKeysTable
   readonly ledger: LedgerTable

@@ -16,6 +16,7 @@ import { makeApiKeys } from "./api-keys.js"
 import { type Dialect, makeDb } from "./database.js"
 import { makeJobs } from "./jobs.js"
 import { makeLedger } from "./ledger.js"
+import { makeDocuments, makePageCache, makeSnapshots } from "./pages.js"
 import { migrationName, migrationsLoader } from "./migrations.js"
 import { makeRateLimits } from "./rate-limits.js"
 import { makeTeams } from "./teams.js"
@@ -32,7 +33,10 @@ const storeOn = (dialect: Dialect): Layer.Layer<Store, never, SqlClient.SqlClien
         apiKeys: makeApiKeys(db),
         ledger: makeLedger(db),
         rateLimits: makeRateLimits(db),
-        jobs: makeJobs(db)
+        jobs: makeJobs(db),
+        documents: makeDocuments(db),
+        pageCache: makePageCache(db),
+        snapshots: makeSnapshots(db)
       }))
   )
 

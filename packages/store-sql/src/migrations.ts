@@ -76,9 +76,49 @@ const foundation = Effect.gen(function*() {
   yield* sql`CREATE INDEX jobs_team_status_idx ON jobs (team_id, status)`
 })
 
+/** Scrape results, the page cache and change-tracking snapshots. */
+const scrape = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const ms = sql.literal(sql.onDialectOrElse({ pg: () => "BIGINT", orElse: () => "INTEGER" }))
+
+  yield* sql`CREATE TABLE documents (
+    id TEXT PRIMARY KEY,
+    team_id TEXT NOT NULL REFERENCES teams (id),
+    source_url TEXT NOT NULL,
+    document TEXT NOT NULL,
+    audit_metadata TEXT,
+    created_at ${ms} NOT NULL,
+    expires_at ${ms} NOT NULL
+  )`
+  yield* sql`CREATE INDEX documents_expires_idx ON documents (expires_at)`
+
+  // base64 text keeps one column type for bytes on both dialects
+  yield* sql`CREATE TABLE page_cache (
+    team_id TEXT NOT NULL REFERENCES teams (id),
+    cache_key TEXT NOT NULL,
+    url TEXT NOT NULL,
+    status_code INTEGER NOT NULL,
+    content_type TEXT,
+    body TEXT NOT NULL,
+    fetched_at ${ms} NOT NULL,
+    PRIMARY KEY (team_id, cache_key)
+  )`
+
+  yield* sql`CREATE TABLE page_snapshots (
+    team_id TEXT NOT NULL REFERENCES teams (id),
+    url TEXT NOT NULL,
+    tag TEXT NOT NULL,
+    markdown TEXT NOT NULL,
+    json TEXT,
+    scraped_at ${ms} NOT NULL,
+    PRIMARY KEY (team_id, url, tag)
+  )`
+})
+
 /** Every migration, keyed `NNNN_name`; the number is the id the Migrator records. */
 export const migrations = {
-  "0001_foundation": foundation
+  "0001_foundation": foundation,
+  "0002_scrape": scrape
 } as const
 
 export const migrationsLoader: Migrator.Loader = Migrator.fromRecord(migrations)

@@ -119,6 +119,45 @@ export interface JobCounts {
   readonly running: number
 }
 
+/** A scrape's result kept for `GET /v2/scrape/:id` (never written under zero data retention). */
+export interface StoredDocument {
+  readonly id: string
+  readonly teamId: string
+  /** The URL as the caller sent it. */
+  readonly sourceUrl: string
+  /** The JSON-encoded Document, as the API returned it. */
+  readonly document: string
+  /** JSON of the request's `auditMetadata`, kept with the record. */
+  readonly auditMetadata: string | null
+  readonly createdAt: number
+  readonly expiresAt: number
+}
+
+/** A fetched page kept for `maxAge`: what was fetched, so any formats can be made from it again. */
+export interface CachedPage {
+  readonly teamId: string
+  /** The normalised URL plus the options that change what is fetched. */
+  readonly key: string
+  /** The final URL after redirects. */
+  readonly url: string
+  readonly statusCode: number
+  readonly contentType: string | null
+  readonly body: Uint8Array
+  readonly fetchedAt: number
+}
+
+/** The last content seen of a URL (per team and change-tracking tag), for `changeTracking`. */
+export interface PageSnapshot {
+  readonly teamId: string
+  readonly url: string
+  /** The changeTracking `tag` ("" when none). */
+  readonly tag: string
+  readonly markdown: string
+  /** JSON of the json-mode values, when that mode was used. */
+  readonly json: string | null
+  readonly scrapedAt: number
+}
+
 export interface StoreService {
   readonly teams: {
     /** Fails with ConflictError when the name is taken. */
@@ -158,6 +197,23 @@ export interface StoreService {
     readonly hit: (key: string, windowStart: number) => Effect.Effect<number>
     /** Removes windows that started before `before`. */
     readonly purge: (before: number) => Effect.Effect<void>
+  }
+  readonly documents: {
+    readonly put: (document: StoredDocument) => Effect.Effect<void>
+    /** The team's document, unless it expired by `now`. */
+    readonly get: (teamId: string, id: string, now: number) => Effect.Effect<Option.Option<StoredDocument>>
+    /** Deletes documents that expired before `now`; how many. */
+    readonly purgeExpired: (now: number) => Effect.Effect<number>
+  }
+  readonly pageCache: {
+    /** Replaces the team's entry for the key. */
+    readonly put: (page: CachedPage) => Effect.Effect<void>
+    readonly get: (teamId: string, key: string) => Effect.Effect<Option.Option<CachedPage>>
+  }
+  readonly snapshots: {
+    /** Replaces the snapshot of (team, url, tag). */
+    readonly put: (snapshot: PageSnapshot) => Effect.Effect<void>
+    readonly latest: (teamId: string, url: string, tag: string) => Effect.Effect<Option.Option<PageSnapshot>>
   }
   readonly jobs: {
     readonly enqueue: (job: NewJob) => Effect.Effect<Job>
