@@ -4,6 +4,7 @@
  */
 import { Effect, Layer, Logger } from "effect"
 import { databaseUrlOf, EngineLive, EngineWithWorkersLive, GleanerConfig } from "@gleaner/core"
+import { UndiciFetcher } from "@gleaner/fetch-undici"
 import { storeLayerFromUrl } from "@gleaner/store-sql"
 
 export const ConfigLive = GleanerConfig.fromEnv
@@ -20,11 +21,17 @@ export const LoggingLive = Layer.unwrapEffect(
 export const StoreLive = Layer.unwrapEffect(Effect.map(GleanerConfig, (config) => storeLayerFromUrl(databaseUrlOf(config))))
 
 /** Engine services over the configured store, without background work (admin commands). */
-export const AdminLive = EngineLive.pipe(Layer.provideMerge(StoreLive), Layer.provideMerge(LoggingLive), Layer.provideMerge(ConfigLive))
+export const AdminLive = EngineLive.pipe(
+  Layer.provideMerge(StoreLive),
+  Layer.provideMerge(UndiciFetcher.layer),
+  Layer.provideMerge(LoggingLive),
+  Layer.provideMerge(ConfigLive)
+)
 
 /** Engine services plus job workers (serve, worker). */
 export const ProcessLive = EngineWithWorkersLive.pipe(
   Layer.provideMerge(StoreLive),
+  Layer.provideMerge(UndiciFetcher.layer),
   Layer.provideMerge(LoggingLive),
   Layer.provideMerge(ConfigLive)
 )

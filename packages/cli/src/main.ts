@@ -7,6 +7,7 @@ import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Effect } from "effect"
 import { keys } from "./commands/keys.js"
 import { migrate } from "./commands/migrate.js"
+import { scrape } from "./commands/scrape.js"
 import { serve } from "./commands/serve.js"
 import { teams } from "./commands/teams.js"
 import { worker } from "./commands/worker.js"
@@ -14,7 +15,7 @@ import { version } from "./version.js"
 
 const gleaner = Command.make("gleaner").pipe(
   Command.withDescription("Gleaner: a self-hostable web data engine speaking the Firecrawl v2 API"),
-  Command.withSubcommands([serve, worker, keys, teams, migrate])
+  Command.withSubcommands([serve, worker, scrape, keys, teams, migrate])
 )
 
 Command.run(gleaner, { name: "gleaner", version })(process.argv).pipe(

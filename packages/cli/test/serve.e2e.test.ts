@@ -9,9 +9,11 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import Firecrawl from "@mendable/firecrawl-js"
 import { Billing, databaseUrlOf, EngineLive, GleanerConfig, Store } from "@gleaner/core"
+import { UndiciFetcher } from "@gleaner/fetch-undici"
 import { storeLayerFromUrl } from "@gleaner/store-sql"
 import { Effect, Layer, Option } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
+import { startFixtureSite } from "@gleaner/fixture-site"
 import { gleaner, startServer } from "./processes.js"
 
 const dirs: Array<string> = []
@@ -35,6 +37,7 @@ const debit = (dataDir: string, credits: number) =>
     yield* (yield* Billing).debit({ teamId: team.id, operation: "scrape", credits })
   }).pipe(Effect.provide(EngineLive.pipe(
     Layer.provideMerge(storeLayerFromUrl(databaseUrlOf({ dataDir, databaseUrl: Option.none() }))),
+    Layer.provideMerge(UndiciFetcher.layer),
     Layer.provideMerge(GleanerConfig.layer({ dataDir }))
   ))))
 
@@ -127,6 +130,21 @@ describe("gleaner serve (pnpm start)", () => {
       }
     }
   }, 180_000)
+
+  it("gleaner scrape prints a page's markdown", async () => {
+    const site = await startFixtureSite({ sitePages: 5, bombMegabytes: 16 })
+    try {
+      const env = { GLEANER_DATA_DIR: freshDataDir(), GLEANER_ALLOWED_NETWORKS: "127.0.0.0/8" }
+      const markdown = await gleaner(["scrape", `${site.url}/article`], env)
+      expect(markdown).toMatch(/^# /m)
+      const links = JSON.parse(await gleaner(["scrape", `${site.url}/article`, "--format", "links"], env)) as Array<string>
+      expect(links.length).toBeGreaterThan(0)
+      const doc = JSON.parse(await gleaner(["scrape", `${site.url}/article`, "--json"], env)) as { metadata: { cacheState: string } }
+      expect(doc.metadata.cacheState).toBe("hit")
+    } finally {
+      await site.close()
+    }
+  }, 60_000)
 
   it("gleaner migrate reports what it applied", async () => {
     const env = { GLEANER_DATA_DIR: freshDataDir() }

@@ -4,7 +4,7 @@
  * one team (`default` unless told otherwise, created on first open). Method names and return
  * shapes are those of `@mendable/firecrawl-js`, added here as each capability lands.
  */
-import { Effect, Exit, Layer, ManagedRuntime, Option } from "effect"
+import { Effect, Exit, Layer, ManagedRuntime, Option, Schema } from "effect"
 import {
   bootstrap,
   databaseUrlOf,
@@ -15,10 +15,20 @@ import {
   type Team,
   Usage,
   Accounts,
+  BadRequestError,
+  type Document,
+  ScrapeRequest,
+  Scraper,
   Store
 } from "@gleaner/core"
+import { UndiciFetcher } from "@gleaner/fetch-undici"
 import { storeLayerFromUrl } from "@gleaner/store-sql"
 import { toClientError } from "./client-error.js"
+
+/** Options of `scrape`: the body of `POST /v2/scrape` without `url` (formats, onlyMainContent, …). */
+export type ScrapeOptions = Omit<typeof ScrapeRequest.Encoded, "url">
+
+const decodeScrapeRequest = Schema.decodeUnknown(ScrapeRequest, { errors: "all", onExcessProperty: "error" })
 
 export interface OpenOptions {
   /** A SQLite file path, `:memory:`, or a `postgres://` URL. Default: `gleaner.db` in `dataDir`. */
@@ -34,7 +44,11 @@ export interface OpenOptions {
 const makeRuntime = (settings: GleanerSettings) => {
   const config = Layer.succeed(GleanerConfig, settings)
   const store = storeLayerFromUrl(databaseUrlOf(settings))
-  return ManagedRuntime.make(EngineWithWorkersLive.pipe(Layer.provideMerge(store), Layer.provideMerge(config)))
+  return ManagedRuntime.make(EngineWithWorkersLive.pipe(
+    Layer.provideMerge(store),
+    Layer.provideMerge(UndiciFetcher.layer),
+    Layer.provideMerge(config)
+  ))
 }
 
 type Runtime = ReturnType<typeof makeRuntime>
@@ -72,6 +86,22 @@ export class Gleaner {
     const exit = await this.runtime.runPromiseExit(effect)
     if (Exit.isSuccess(exit)) return exit.value
     throw toClientError(exit.cause)
+  }
+
+  /** Scrapes one URL, as `POST /v2/scrape` would; options are checked like the API checks them. */
+  scrape(url: string, options: ScrapeOptions = {}): Promise<Document> {
+    const auth = { team: this.team, apiKeyId: null }
+    return this.run(Effect.gen(function*() {
+      const request = yield* decodeScrapeRequest({ ...options, url }).pipe(
+        Effect.mapError((e) => new BadRequestError({ message: `Invalid scrape options: ${e.message}` }))
+      )
+      return yield* (yield* Scraper).scrape(auth, request)
+    }))
+  }
+
+  /** A scrape made earlier by this team, by its `metadata.scrapeId`. */
+  getScrape(id: string): Promise<Document> {
+    return this.run(Effect.flatMap(Scraper, (s) => s.getDocument(this.team.id, id)))
   }
 
   /** Remaining and plan credits of the current billing period. */

@@ -89,6 +89,24 @@ export const settings = {
     "A JSON file of extra plans (`[{name, base?, creditsPerPeriod, concurrency, rateLimits?}]`); a plan named like a built-in one replaces it.",
     (n) => Config.option(Config.string(n))
   ),
+  retentionDays: setting(
+    "GLEANER_RETENTION_DAYS",
+    "7",
+    "How long scrape results and jobs are kept before they expire (`expiresAt`).",
+    (n) => Config.number(n).pipe(Config.validate({ message: "must be > 0", validation: (v) => v > 0 }), Config.withDefault(7))
+  ),
+  maxPageBytes: setting(
+    "GLEANER_MAX_PAGE_BYTES",
+    "26214400",
+    "Largest page (decompressed) a scrape accepts, in bytes; larger bodies are refused.",
+    (n) => Config.integer(n).pipe(Config.validate({ message: "must be ≥ 1024", validation: (v) => v >= 1024 }), Config.withDefault(25 * 1024 * 1024))
+  ),
+  stealthProxyUrl: setting(
+    "GLEANER_STEALTH_PROXY_URL",
+    "(none)",
+    "Proxy (`http://user:pass@host:port`) used for `proxy: \"stealth\"`/`\"enhanced\"`; without one those scrapes go direct with a warning.",
+    (n) => Config.option(Config.redacted(n))
+  ),
   publicUrl: setting(
     "GLEANER_PUBLIC_URL",
     "(derived from each request's Host)",

@@ -1,5 +1,5 @@
 /**
- * The engine's services wired together. Needs only the ports (Store) and GleanerConfig;
+ * The engine's services wired together. Needs only the ports (Store, Fetcher) and GleanerConfig;
  * each adapter package provides those and gets every service of the engine.
  */
 import { Layer } from "effect"
@@ -11,13 +11,17 @@ import { Usage } from "./billing/usage.js"
 import { JobHandlers } from "./jobs/handlers.js"
 import { JobQueue } from "./jobs/job-queue.js"
 import { WorkersLive } from "./jobs/workers.js"
+import { Scraper } from "./scrape/scraper.js"
 
 const base = Layer.mergeAll(Accounts.Default, Billing.Default, RateLimiter.Default, JobQueue.Default)
 
-export type EngineServices = Accounts | Billing | RateLimiter | JobQueue | Usage | Plans
+export type EngineServices = Accounts | Billing | RateLimiter | JobQueue | Usage | Plans | Scraper
 
-/** Every engine service; no background work. Needs the Store and GleanerConfig. */
-export const EngineLive = Usage.Default.pipe(Layer.provideMerge(base), Layer.provideMerge(Plans.fromConfig))
+/** Every engine service; no background work. Needs the Store, the Fetcher and GleanerConfig. */
+export const EngineLive = Layer.mergeAll(Usage.Default, Scraper.Default).pipe(
+  Layer.provideMerge(base),
+  Layer.provideMerge(Plans.fromConfig)
+)
 
 /** The handler of every job kind the engine knows (capabilities add theirs here). */
 export const EngineJobHandlers = JobHandlers.layer([])

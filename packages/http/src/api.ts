@@ -3,9 +3,12 @@
  * errors they may answer. Every authenticated endpoint names its rate-limit bucket with
  * `.annotate(RateBucket, …)`; auth.ts refuses to start when one is missing.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
 import {
   ConcurrencyCheckResponse,
+  ScrapeRequest,
+  ScrapeResponse,
   CreditUsageHistoricalResponse,
   CreditUsageResponse,
   HealthResponse,
@@ -69,11 +72,51 @@ export class TeamGroup extends HttpApiGroup.make("team")
   .annotateContext(OpenApi.annotations({ title: "Team", description: "Credits, tokens, queue and concurrency" }))
 {}
 
+const jobId = HttpApiSchema.param("jobId", Schema.String)
+
+export class ScrapeGroup extends HttpApiGroup.make("scrape")
+  .add(
+    HttpApiEndpoint.post("scrape", "/scrape")
+      .setPayload(ScrapeRequest)
+      .addSuccess(ScrapeResponse)
+      .addError(Errors.InsufficientCredits)
+      .addError(Errors.ScrapeTimeout)
+      .addError(Errors.ScrapeDns)
+      .addError(Errors.ScrapeSsl)
+      .addError(Errors.ScrapeSite)
+      .addError(Errors.ScrapeUnsupportedFile)
+      .addError(Errors.ScrapeNoCachedData)
+      .addError(Errors.ScrapeLockdownCacheMiss)
+      .addError(Errors.ScrapeActionsNotSupported)
+      .addError(Errors.UnsafeAddress)
+      .addError(Errors.UnsafeDomain)
+      .annotate(RateBucket, "scrape")
+  )
+  .add(
+    HttpApiEndpoint.get("getScrape")`/scrape/${jobId}`
+      .addSuccess(ScrapeResponse)
+      .addError(Errors.NotFound)
+      .annotate(RateBucket, "crawlStatus")
+  )
+  .middleware(Authentication)
+  .prefix(V2)
+  .annotateContext(OpenApi.annotations({ title: "Scrape", description: "One URL to markdown, HTML, links, JSON and more" }))
+{}
+
 export class GleanerApi extends HttpApi.make("gleaner")
   .add(HealthGroup)
   .add(TeamGroup)
+  .add(ScrapeGroup)
   .addError(Errors.BadRequest)
   .addError(Errors.Internal)
+  // what any engine call may fail with (the Fetcher's errors reach several endpoints)
+  .addError(Errors.InvalidJson)
+  .addError(Errors.Forbidden)
+  .addError(Errors.NotFound)
+  .addError(Errors.Conflict)
+  .addError(Errors.PayloadTooLarge)
+  .addError(Errors.QueueFull)
+  .addError(Errors.ServiceUnavailable)
   .annotateContext(OpenApi.annotations({
     title: "Gleaner (Firecrawl v2 compatible)",
     version: packageVersion,

@@ -20,8 +20,18 @@ import {
   PayloadTooLargeError,
   QueueFullError,
   RateLimitError,
+  ScrapeActionsNotSupportedError,
+  ScrapeDnsError,
+  ScrapeLockdownCacheMissError,
+  ScrapeNoCachedDataError,
+  ScrapeSiteError,
+  ScrapeSslError,
+  ScrapeTimeoutError,
+  ScrapeUnsupportedFileError,
   ServiceUnavailableError,
-  UnauthorizedError
+  UnauthorizedError,
+  UnsafeAddressError,
+  UnsafeDomainError
 } from "@gleaner/core"
 import { Schema } from "effect"
 
@@ -87,5 +97,27 @@ export const Errors = {
     ServiceUnavailableError,
     "SERVICE_UNAVAILABLE",
     (e) => new ServiceUnavailableError(props(e))
-  )
+  ),
+  ScrapeTimeout: wire(ScrapeTimeoutError, "SCRAPE_TIMEOUT", (e) => new ScrapeTimeoutError(props(e))),
+  ScrapeDns: wire(ScrapeDnsError, "SCRAPE_DNS_RESOLUTION_ERROR", (e) => new ScrapeDnsError(props(e))),
+  ScrapeSsl: wire(ScrapeSslError, "SCRAPE_SSL_ERROR", (e) => new ScrapeSslError(props(e))),
+  ScrapeSite: wire(ScrapeSiteError, "SCRAPE_SITE_ERROR", (e) => new ScrapeSiteError(props(e))),
+  ScrapeUnsupportedFile: wire(
+    ScrapeUnsupportedFileError,
+    "SCRAPE_UNSUPPORTED_FILE_ERROR",
+    (e) => new ScrapeUnsupportedFileError(props(e))
+  ),
+  ScrapeNoCachedData: wire(ScrapeNoCachedDataError, "SCRAPE_NO_CACHED_DATA", (e) => new ScrapeNoCachedDataError(props(e))),
+  ScrapeLockdownCacheMiss: wire(
+    ScrapeLockdownCacheMissError,
+    "SCRAPE_LOCKDOWN_CACHE_MISS",
+    (e) => new ScrapeLockdownCacheMissError(props(e))
+  ),
+  ScrapeActionsNotSupported: wire(
+    ScrapeActionsNotSupportedError,
+    "SCRAPE_ACTIONS_NOT_SUPPORTED",
+    (e) => new ScrapeActionsNotSupportedError(props(e))
+  ),
+  UnsafeAddress: wire(UnsafeAddressError, "UNSAFE_ADDRESS", (e) => new UnsafeAddressError(props(e))),
+  UnsafeDomain: wire(UnsafeDomainError, "unsafe_domain_blocked", (e) => new UnsafeDomainError(props(e)))
 } as const

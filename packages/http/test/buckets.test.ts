@@ -26,7 +26,9 @@ describe("rate-limit buckets", () => {
       "GET /v2/team/token-usage": "account",
       "GET /v2/team/token-usage/historical": "account",
       "GET /v2/team/queue-status": "account",
-      "GET /v2/concurrency-check": "crawlStatus"
+      "GET /v2/concurrency-check": "crawlStatus",
+      "POST /v2/scrape": "scrape",
+      "GET /v2/scrape/:jobId": "crawlStatus"
     })
   })
 

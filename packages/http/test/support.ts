@@ -15,6 +15,7 @@ import {
   type GleanerSettings
 } from "@gleaner/core"
 import { HttpAppLive } from "@gleaner/http"
+import { UndiciFetcher } from "@gleaner/fetch-undici"
 import { SqliteStore } from "@gleaner/store-sql"
 import { Context, Effect, Layer, Logger, LogLevel, Option, Schema } from "effect"
 
@@ -22,6 +23,7 @@ import { Context, Effect, Layer, Logger, LogLevel, Option, Schema } from "effect
 export const engineLayer = (settings: Partial<GleanerSettings> = {}) =>
   EngineLive.pipe(
     Layer.provideMerge(SqliteStore.layer({ filename: ":memory:" })),
+    Layer.provideMerge(UndiciFetcher.layer),
     Layer.provideMerge(GleanerConfig.layer(settings))
   )
 

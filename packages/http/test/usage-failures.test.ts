@@ -2,6 +2,7 @@
  * The usage endpoints when the store misbehaves: a team that vanished after authentication is
  * upstream's 404, a broken database is upstream's 500 with an error id that is in the logs.
  */
+import { UndiciFetcher } from "@gleaner/fetch-undici"
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, layer } from "@effect/vitest"
 import { EngineLive, GleanerConfig, messages, Store } from "@gleaner/core"
@@ -41,6 +42,7 @@ const serverOn = <E>(store: Layer.Layer<Store, E>) =>
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(EngineLive),
     Layer.provideMerge(store),
+    Layer.provideMerge(UndiciFetcher.layer),
     Layer.provideMerge(GleanerConfig.layer({ defaultPlan: "free" })),
     Layer.provide(CaptureErrorIds),
     Layer.provide(QuietLogs)

@@ -17,10 +17,12 @@ import {
   Usage
 } from "@gleaner/core"
 import { Effect, Layer, Option, Redacted } from "effect"
+import { UndiciFetcher } from "@gleaner/fetch-undici"
 import { SqliteStore } from "../src/index.js"
 
 const engine = EngineLive.pipe(
   Layer.provideMerge(SqliteStore.layer({ filename: ":memory:" })),
+  Layer.provideMerge(UndiciFetcher.layer),
   Layer.provideMerge(GleanerConfig.layer())
 )
 

@@ -13,10 +13,16 @@ export interface FetchRequest {
   readonly body?: string
   /** Whole request deadline, redirects included. */
   readonly timeoutMs: number
-  /** Largest decompressed body accepted. */
+  /** Largest body accepted, in bytes: counted on the wire and again after decompression. */
   readonly maxBodyBytes: number
+  /** Redirects followed at most (default 10); one more is a ScrapeSiteError. */
   readonly maxRedirects?: number
   readonly skipTlsVerification?: boolean
+  /**
+   * An operator-configured HTTP(S) proxy (e.g. the stealth proxy), as a URL. The proxy address
+   * itself is not SSRF-checked; each target still is, before the request is sent.
+   */
+  readonly proxyUrl?: string
 }
 
 export interface FetchResponse {

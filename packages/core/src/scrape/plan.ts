@@ -1,0 +1,181 @@
+/**
+ * From a decoded scrape request to a plan: the URL to fetch, the defaults of API.md §2.2 applied,
+ * the formats to produce, how the cache may be used, and the warnings the answer will carry. Pure:
+ * everything that can be refused before any network I/O is refused here, with a message that says
+ * what would make the request work.
+ */
+import { Either } from "effect"
+import { BadRequestError, type GleanerError, ScrapeActionsNotSupportedError } from "../errors.js"
+import type { Format, ScrapeRequest } from "../schema/scrape-options.js"
+import { languagesOfCountry } from "./request-headers.js"
+import { normalizeRequestUrl } from "./url.js"
+
+export const DEFAULT_MAX_AGE_MS = 2 * 24 * 60 * 60 * 1000
+const LOCKDOWN_MAX_AGE_MS = 2 * 365 * 24 * 60 * 60 * 1000
+/** Upstream has no overall deadline by default; a scrape here gets one minute unless told. */
+export const DEFAULT_TIMEOUT_MS = 60_000
+
+type PiiEntity = "PERSON" | "EMAIL" | "PHONE" | "LOCATION" | "FINANCIAL" | "SECRET"
+
+export interface ScrapePlan {
+  readonly url: URL
+  readonly sourceUrl: string
+  readonly want: {
+    readonly markdown: boolean
+    readonly html: boolean
+    readonly rawHtml: boolean
+    readonly links: boolean
+    readonly images: boolean
+    readonly summary: boolean
+    readonly json?: { readonly schema?: Readonly<Record<string, unknown>>; readonly prompt?: string }
+    readonly changeTracking?: { readonly modes: ReadonlyArray<"git-diff" | "json">; readonly tag: string }
+    readonly attributes?: ReadonlyArray<{ readonly selector: string; readonly attribute: string }>
+  }
+  readonly onlyMainContent: boolean
+  readonly includeTags: ReadonlyArray<string>
+  readonly excludeTags: ReadonlyArray<string>
+  readonly removeBase64Images: boolean
+  readonly blockAds: boolean
+  readonly timeoutMs: number
+  readonly mobile: boolean
+  readonly headers: Readonly<Record<string, string>>
+  readonly languages: ReadonlyArray<string>
+  readonly skipTlsVerification: boolean
+  readonly proxy: "basic" | "stealth" | "auto"
+  readonly cache: {
+    /** Serve a cached page younger than this (0: never read the cache). */
+    readonly maxAgeMs: number
+    /** Cache only: a page at least this old, or 404. */
+    readonly minAgeMs: number | undefined
+    readonly store: boolean
+  }
+  readonly lockdown: boolean
+  readonly zeroDataRetention: boolean
+  readonly redactPii: { readonly entities?: ReadonlyArray<PiiEntity>; readonly replaceStyle: "tag" | "mask" | "remove" } | undefined
+  readonly pdf: { readonly enabled: boolean; readonly maxPages: number | undefined; readonly mode: "fast" | "auto" | "ocr" }
+  readonly threatProtection: ScrapeRequest["threatProtection"]
+  readonly auditMetadata: ScrapeRequest["auditMetadata"]
+  readonly warnings: ReadonlyArray<string>
+}
+
+const typeOf = (f: Format): string => (typeof f === "string" ? f : f.type)
+
+const browserOnly = ["screenshot"]
+const llmOnly = ["question", "highlights", "query", "deterministicJson"]
+const notYet = ["branding", "product", "menu", "audio", "video", "rawBase64"]
+
+const refuseFormats = (types: ReadonlyArray<string>, request: ScrapeRequest): GleanerError | undefined => {
+  const browser = types.filter((t) => browserOnly.includes(t))
+  if (browser.length > 0 || (request.actions?.length ?? 0) > 0 || request.profile !== undefined) {
+    const what = [...browser.map((t) => `the ${t} format`), ...(request.actions?.length ? ["actions"] : []), ...(request.profile ? ["profile"] : [])]
+    return new ScrapeActionsNotSupportedError({
+      message: `${what.join(", ")} need${what.length === 1 ? "s" : ""} a browser engine, which this server does not have yet. ` +
+        "Leave them out to scrape the page without a browser."
+    })
+  }
+  const llm = types.filter((t) => llmOnly.includes(t))
+  if (llm.length > 0) {
+    return new BadRequestError({ message: `The ${llm.join(", ")} format needs an LLM provider, which this server does not have yet.` })
+  }
+  const later = types.filter((t) => notYet.includes(t))
+  if (later.length > 0) return new BadRequestError({ message: `The ${later.join(", ")} format is not supported yet.` })
+  return undefined
+}
+
+const findFormat = <T extends string>(formats: ReadonlyArray<Format>, type: T) =>
+  formats.find((f): f is Extract<Format, { type: T }> => typeof f !== "string" && f.type === type)
+
+const wanted = (formats: ReadonlyArray<Format>): ScrapePlan["want"] => {
+  const types = new Set(formats.map(typeOf))
+  const json = findFormat(formats, "json")
+  const tracking = findFormat(formats, "changeTracking")
+  const attributes = findFormat(formats, "attributes")
+  return {
+    markdown: types.has("markdown"),
+    html: types.has("html"),
+    rawHtml: types.has("rawHtml"),
+    links: types.has("links"),
+    images: types.has("images"),
+    summary: types.has("summary"),
+    ...(types.has("json")
+      ? { json: { ...(json?.schema ? { schema: json.schema } : {}), ...(json?.prompt ? { prompt: json.prompt } : {}) } }
+      : {}),
+    ...(types.has("changeTracking") ? { changeTracking: { modes: tracking?.modes ?? [], tag: tracking?.tag ?? "" } } : {}),
+    ...(attributes ? { attributes: attributes.selectors } : {})
+  }
+}
+
+const piiOf = (request: ScrapeRequest): ScrapePlan["redactPii"] => {
+  const r = request.redactPII
+  if (r === undefined || r === false) return undefined
+  if (r === true) return { replaceStyle: "tag" }
+  return { ...(r.entities ? { entities: r.entities } : {}), replaceStyle: r.replaceStyle ?? "tag" }
+}
+
+const pdfOf = (request: ScrapeRequest): ScrapePlan["pdf"] => {
+  const parsers = request.parsers ?? ["pdf"]
+  const pdf = parsers.find((p) => p === "pdf" || p.type === "pdf")
+  if (pdf === undefined) return { enabled: false, maxPages: undefined, mode: "auto" }
+  return typeof pdf === "string"
+    ? { enabled: true, maxPages: undefined, mode: "auto" }
+    : { enabled: true, maxPages: pdf.maxPages, mode: pdf.mode ?? "auto" }
+}
+
+const warningsOf = (request: ScrapeRequest, want: ScrapePlan["want"], context: { readonly stealthProxy: boolean }) => {
+  const warnings: Array<string> = []
+  if ((request.waitFor ?? 0) > 0) {
+    warnings.push("waitFor needs a browser engine, which this server does not have yet: the page was fetched without running JavaScript.")
+  }
+  if ((request.proxy === "stealth" || request.proxy === "enhanced") && !context.stealthProxy) {
+    warnings.push("No stealth proxy is configured (GLEANER_STEALTH_PROXY_URL): the page was fetched directly.")
+  }
+  if (want.summary) warnings.push("The summary is extractive (sentences taken from the page): no LLM is configured.")
+  if (want.json) {
+    warnings.push("json was filled from the page's structured data (JSON-LD, microdata, meta tags and labelled text): no LLM is configured.")
+  }
+  if (pdfOf(request).mode === "ocr") warnings.push("OCR is not available: PDF text comes from the document's text layer.")
+  return warnings
+}
+
+/** The plan for a request, or the error that refuses it before any fetch. */
+export const planScrape = (
+  request: ScrapeRequest,
+  context: { readonly stealthProxy: boolean }
+): Either.Either<ScrapePlan, GleanerError> =>
+  Either.gen(function*() {
+    const url = yield* normalizeRequestUrl(request.url)
+    const formats = request.formats ?? ["markdown"]
+    const refusal = refuseFormats(formats.map(typeOf), request)
+    if (refusal !== undefined) return yield* Either.left(refusal)
+    const want = wanted(formats)
+    const lockdown = request.lockdown ?? false
+    const hasHeaders = Object.keys(request.headers ?? {}).length > 0
+    return {
+      url,
+      sourceUrl: request.url,
+      want,
+      onlyMainContent: request.onlyMainContent ?? true,
+      includeTags: request.includeTags ?? [],
+      excludeTags: request.excludeTags ?? [],
+      removeBase64Images: request.removeBase64Images ?? true,
+      blockAds: request.blockAds ?? true,
+      timeoutMs: request.timeout ?? DEFAULT_TIMEOUT_MS,
+      mobile: request.mobile ?? false,
+      headers: request.headers ?? {},
+      languages: request.location?.languages ?? languagesOfCountry(request.location?.country),
+      skipTlsVerification: request.skipTlsVerification ?? !hasHeaders,
+      proxy: request.proxy === "stealth" || request.proxy === "enhanced" ? "stealth" : request.proxy === "basic" ? "basic" : "auto",
+      cache: {
+        maxAgeMs: request.maxAge ?? (lockdown ? LOCKDOWN_MAX_AGE_MS : DEFAULT_MAX_AGE_MS),
+        minAgeMs: request.minAge,
+        store: (request.storeInCache ?? true) && !(request.zeroDataRetention ?? false) && !lockdown
+      },
+      lockdown,
+      zeroDataRetention: (request.zeroDataRetention ?? false) || lockdown,
+      redactPii: piiOf(request),
+      pdf: pdfOf(request),
+      threatProtection: request.threatProtection,
+      auditMetadata: request.auditMetadata,
+      warnings: warningsOf(request, want, context)
+    } satisfies ScrapePlan
+  })
