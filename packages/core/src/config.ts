@@ -3,6 +3,7 @@
  * declared once with its name, default and description; `docs/configuration.md` is checked
  * against `settings` by a test, so the two cannot drift.
  */
+import { parseCidr } from "./net/address-policy.js"
 import { Config, type ConfigError, ConfigProvider, Context, Effect, Layer, LogLevel, Option, Redacted } from "effect"
 
 interface Setting<A> {
@@ -28,7 +29,6 @@ const logLevels = {
   none: LogLevel.None
 } as const
 
-const CIDR = /^[0-9a-fA-F:.]+\/\d{1,3}$/
 
 export const settings = {
   port: setting("PORT", "3002", "TCP port of the HTTP server.", (n) =>
@@ -65,7 +65,7 @@ export const settings = {
       Config.array(Config.string(), n).pipe(
         Config.validate({
           message: "GLEANER_ALLOWED_NETWORKS must be a comma-separated list of CIDR ranges",
-          validation: (list) => list.every((c) => CIDR.test(c.trim()))
+          validation: (list) => list.every((c) => c.trim() === "" || parseCidr(c) !== undefined)
         }),
         Config.map((list) => list.map((c) => c.trim()).filter((c) => c.length > 0)),
         Config.withDefault<ReadonlyArray<string>>([])

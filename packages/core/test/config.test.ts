@@ -43,7 +43,7 @@ describe("GleanerConfig", () => {
   })
 
   it("refuses values that do not parse, naming the variable", async () => {
-    for (const [name, value] of [["GLEANER_API_KEY", "secret"], ["GLEANER_ALLOWED_NETWORKS", "localhost"], ["PORT", "http"], ["GLEANER_AUTH", "maybe"], ["GLEANER_LOG_LEVEL", "loud"]] as const) {
+    for (const [name, value] of [["GLEANER_API_KEY", "secret"], ["GLEANER_ALLOWED_NETWORKS", "localhost"], ["GLEANER_ALLOWED_NETWORKS", "999.1.1.1/8"], ["PORT", "http"], ["GLEANER_AUTH", "maybe"], ["GLEANER_LOG_LEVEL", "loud"]] as const) {
       const exit = await read({ [name]: value })
       expect(Exit.isFailure(exit), name).toBe(true)
       if (Exit.isFailure(exit)) expect(String(exit.cause)).toContain(name)
