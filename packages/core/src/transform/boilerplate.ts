@@ -26,8 +26,20 @@ const furnitureRoles: ReadonlySet<string> = new Set([
 /** Word (between `-`, `_` or spaces) of link furniture: removed when the element is mostly links. */
 const linkyHint = /(?:^|[\s_-])(?:nav|navbar|navigation|menu|menus|breadcrumbs?|share|sharing|social|related|recommended|popular|trending|toolbar|tags|tag-list|tagcloud|pagination|pager|sitemap|footer-links|quicklinks)(?:$|[\s_-])/i
 
-/** Word of banners and widgets that are furniture whatever their links. */
-const bannerHint = /(?:^|[\s_-])(?:cookies?|cookie-banner|consent|gdpr|newsletter|subscribe|subscription|signup|popup|modal|overlay|advert|advertisement|sponsored|comment-form|comment-respond|respond|reply-form|skip-link|skip|print|disqus|outbrain|taboola|paywall)(?:$|[\s_-])/i
+/** Word of consent dialogs and cookie banners: furniture whatever they hold. */
+const consentHint = /(?:^|[\s_-])(?:cookies?|cookie-?banner|cookie-?notice|consent|gdpr|onetrust)(?:$|[\s_-])/i
+
+/** Word of banners and widgets: furniture unless they hold a good deal of prose ("modal-enabled"). */
+const bannerHint = /(?:^|[\s_-])(?:newsletter|subscribe|subscription|signup|popup|modal|overlay|advert|advertisement|sponsored|comment-form|comment-respond|respond|reply-form|skip-link|skip|print|disqus|outbrain|taboola|paywall)(?:$|[\s_-])/i
+
+/** `aria-label` of consent dialogs and cookie banners. */
+const consentLabel = /cookie|consent|privacy (?:preference|setting|choice)/i
+
+/** Word of bylines, datelines and reading-time notes: dropped inside the content when short. */
+const metaHint = /(?:^|[\s_-])(?:byline|bylines|author|authors|dateline|timestamp|published|posted-on|entry-meta|post-meta|article-meta|meta|date|reading-time|read-time)(?:$|[\s_-])/i
+
+/** Longest text a byline or dateline block has. */
+const maxMetaChars = 250
 
 const isHidden = (element: HtmlElement): boolean => {
   if (element.hasAttribute("hidden")) return true
@@ -41,11 +53,17 @@ const hasFurnitureRole = (element: HtmlElement): boolean => {
   return role !== null && furnitureRoles.has(role.trim().toLowerCase())
 }
 
+/** Headings stay even when they are links: a listing's item titles are. */
+const headingTags: ReadonlySet<string> = new Set(["h1", "h2", "h3", "h4", "h5", "h6"])
+
 /** Scope in which a removal is judged: its text decides what counts as "most of it". */
 export interface Scope {
   readonly text: number
-  /** Remove link clusters (menus, link lists) too: only once the content root is known. */
+  /** Inside the chosen content: bylines and (when it is prose) link clusters go too. */
+  readonly inner: boolean
+  /** Remove link clusters (menus, link lists): inside content that is prose, not a link list. */
   readonly linkClusters: boolean
+  readonly article?: boolean
 }
 
 const isLinkCluster = (s: ElementStats): boolean =>
@@ -60,16 +78,19 @@ export const isFurniture = (element: HtmlElement, s: ElementStats, scope: Scope)
   if (regionTags.has(tag)) return tag !== "header" || density > 0.3 || s.proseText < 200
   if (hasFurnitureRole(element) || isHidden(element)) return true
   const hint = hintText(element)
+  if (consentHint.test(hint) || consentLabel.test(element.getAttribute("aria-label") ?? "")) return true
   if (bannerHint.test(hint) && s.proseText < 1000) return true
   if (linkyHint.test(hint) && density > 0.35) return true
-  return scope.linkClusters && isLinkCluster(s) && tag !== "a"
+  if (!scope.inner) return false
+  if (s.text < maxMetaChars && metaHint.test(hint)) return true
+  return scope.linkClusters && isLinkCluster(s) && tag !== "a" && !headingTags.has(tag)
 }
 
 /** Removes furniture under `root` (top-down; a removed element's subtree is not visited). */
-export const stripFurniture = (root: HtmlElement, stats: StatsMap, linkClusters: boolean): void => {
+export const stripFurniture = (root: HtmlElement, stats: StatsMap, inner: boolean, article = false): void => {
   const rootStats = stats.get(root)
   if (rootStats === undefined) return
-  const scope: Scope = { text: rootStats.text, linkClusters: linkClusters && linkDensity(rootStats) < 0.35 }
+  const scope: Scope = { text: rootStats.text, inner, linkClusters: inner && linkDensity(rootStats) < 0.35, article }
   const visit = (element: HtmlElement): void => {
     for (const child of [...element.children]) {
       const s = stats.get(child)

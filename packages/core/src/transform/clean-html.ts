@@ -5,7 +5,7 @@
  * drops inline base64 images. It mutates the document and returns the element to convert.
  */
 import { adAttributes, hasAdToken, isAdHost } from "./block-list.js"
-import { bodyOf, COMMENT_NODE, type HtmlDocument, type HtmlElement, type HtmlNode, isElement } from "./dom.js"
+import { bodyOf, collapseWhitespace, COMMENT_NODE, type HtmlDocument, type HtmlElement, type HtmlNode, isElement } from "./dom.js"
 import { imageSource } from "./images.js"
 import { absoluteUrl, documentBaseUrl } from "./links.js"
 import { extractMainContent } from "./main-content.js"
@@ -32,8 +32,21 @@ export interface CleanOptions {
 
 /** Elements that never carry readable content. */
 const noiseTags: ReadonlySet<string> = new Set([
-  "script", "style", "noscript", "meta", "link", "template", "svg", "canvas", "base", "title", "head"
+  "script", "style", "meta", "link", "template", "svg", "canvas", "base", "title", "head"
 ])
+
+/**
+ * Below this much text a `<noscript>` is a fallback image or an "enable JavaScript" notice and
+ * goes; above it, it is the page itself (script-rendered sites serve their crawler view there).
+ */
+const minNoscriptContentChars = 200
+
+const unwrap = (element: HtmlElement): void => {
+  const parent = element.parentNode
+  if (parent === null) return
+  while (element.firstChild !== null) parent.insertBefore(element.firstChild, element)
+  element.remove()
+}
 
 const safeQueryAll = (root: HtmlElement, selector: string): ReadonlyArray<HtmlElement> => {
   try {
@@ -84,6 +97,13 @@ const removeNoise = (node: HtmlNode, blockAds: boolean): void => {
     if (child.nodeType === COMMENT_NODE) child.remove()
     else if (isElement(child)) {
       if (noiseTags.has(child.localName)) child.remove()
+      else if (child.localName === "noscript") {
+        if (collapseWhitespace(child.textContent ?? "").length < minNoscriptContentChars) child.remove()
+        else {
+          removeNoise(child, blockAds)
+          unwrap(child)
+        }
+      }
       else if (blockAds && isAd(child) && proseLength(child) < maxAdProseChars) child.remove()
       else removeNoise(child, blockAds)
     }

@@ -22,6 +22,8 @@ export interface ElementStats {
   proseText: number
   /** Of which inside secondary regions (comments, sidebars, related stories). */
   secondaryProse: number
+  /** The element's own class or id marks a secondary region. */
+  secondary: boolean
   /** Text in the element's own flow (direct text and inline children). */
   flow: number
   flowLinks: number
@@ -50,7 +52,7 @@ const stopPattern = /[.!?。！？]/g
 const countMatches = (text: string, pattern: RegExp): number => text.match(pattern)?.length ?? 0
 
 const emptyStats = (): ElementStats => ({
-  text: 0, linkText: 0, score: 0, blocks: 0, proseText: 0, secondaryProse: 0, flow: 0, flowLinks: 0, flowCommas: 0, flowStops: 0, mixed: false
+  text: 0, linkText: 0, score: 0, blocks: 0, proseText: 0, secondaryProse: 0, secondary: false, flow: 0, flowLinks: 0, flowCommas: 0, flowStops: 0, mixed: false
 })
 
 const collapsedLength = (text: string): number => {
@@ -102,7 +104,8 @@ const measureElement = (element: HtmlElement, map: StatsMap): ElementStats => {
     stats.blocks += 1
     stats.proseText += stats.flow
   }
-  if (stats.proseText > 0 && isSecondaryRegion(element)) stats.secondaryProse = stats.proseText
+  stats.secondary = stats.proseText > 0 && isSecondaryRegion(element)
+  if (stats.secondary) stats.secondaryProse = stats.proseText
   map.set(element, stats)
   return stats
 }

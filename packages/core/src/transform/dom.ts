@@ -22,6 +22,7 @@ export interface HtmlNode {
   readonly nextSibling: HtmlNode | null
   readonly previousSibling: HtmlNode | null
   readonly ownerDocument: HtmlDocument | null
+  readonly isConnected: boolean
   textContent: string | null
   remove(): void
   appendChild<T extends HtmlNode>(child: T): T
