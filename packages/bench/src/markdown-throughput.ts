@@ -8,8 +8,8 @@
  *
  *   pnpm --filter @gleaner/bench bench:markdown-throughput [--limit N] [--sets wcxb,aeb]
  *
- * Per-page times are single runs (each page converted once per contender), so a single page's
- * ratio is noisy; the total over all pages is the number to read.
+ * Each contender converts each page twice and the faster run counts (see `timeFastest`); the
+ * total over all pages is the number to read.
  *
  * `benchmarkPages` is the reusable part: another contender (say, the whole scrape pipeline from
  * raw HTML, parse included) is one more `{ name, run }` entry.
@@ -76,6 +76,16 @@ const timeOnce = (contender: Contender, parsed: ParsedPage): Timing | undefined 
   }
 }
 
+/**
+ * The faster of two runs: on a shared machine the slower one mostly measures the neighbours (and
+ * a collection owed to earlier work), which single-run totals showed as 2–4× swings on one page.
+ */
+const timeFastest = (contender: Contender, parsed: ParsedPage): Timing | undefined => {
+  const first = timeOnce(contender, parsed)
+  const second = first === undefined ? undefined : timeOnce(contender, parsed)
+  return second === undefined || first === undefined ? first : second.ms < first.ms ? second : first
+}
+
 /** Totals over the pages every contender converted, and the pages some contender threw on. */
 export interface PagesBenchmark {
   readonly results: Array<ThroughputResult>
@@ -90,7 +100,7 @@ const timePage = (contenders: ReadonlyArray<Contender>, parsed: ParsedPage, firs
   for (let k = 0; k < contenders.length; k++) {
     const which = (first + k) % contenders.length
     const contender = contenders[which]
-    if (contender !== undefined) timings[which] = timeOnce(contender, parsed)
+    if (contender !== undefined) timings[which] = timeFastest(contender, parsed)
   }
   return timings
 }
@@ -197,7 +207,7 @@ const main = (): void => {
   const perPage = pages.filter((p) => (p.ms[1] ?? 0) >= minPageMs)
     .map((p) => ({ id: p.id, bytes: p.bytes, ratio: (p.ms[0] ?? 0) / (p.ms[1] ?? 1) }))
   const slowest = [...perPage].sort((a, b) => b.ratio - a.ratio).slice(0, 5)
-  console.log(`per page vs plain turndown (${perPage.length} pages where it took ≥ ${minPageMs} ms, single runs):` +
+  console.log(`per page vs plain turndown (${perPage.length} pages where it took ≥ ${minPageMs} ms, faster of two runs):` +
     ` median ${median(perPage.map((p) => p.ratio)).toFixed(2)}×, highest ${slowest.map((p) => `${p.id} ${p.ratio.toFixed(2)}×`).join(", ")}`)
   const resultsDir = new URL("../results/", import.meta.url)
   mkdirSync(resultsDir, { recursive: true })

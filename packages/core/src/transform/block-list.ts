@@ -41,10 +41,17 @@ export const adHosts: ReadonlyArray<string> = [
   "contextweb.com", "spotxchange.com", "springserve.com", "3lift.com", "gumgum.com", "kargo.com"
 ]
 
+const adHostSet: ReadonlySet<string> = new Set(adHosts)
+
 /** True when the host is an ad or tracker host or one of its subdomains. */
 export const isAdHost = (host: string): boolean => {
-  const lower = host.toLowerCase()
-  return adHosts.some((h) => lower === h || lower.endsWith(`.${h}`))
+  let rest = host.toLowerCase()
+  for (;;) {
+    if (adHostSet.has(rest)) return true
+    const dot = rest.indexOf(".")
+    if (dot === -1) return false
+    rest = rest.slice(dot + 1)
+  }
 }
 
 /** Cheap first test: a value without any of these letters has no ad token. */

@@ -17,6 +17,12 @@ const controlTags: ReadonlySet<string> = new Set([
 /** Page regions that hold the main text only on broken markup. */
 const regionTags: ReadonlySet<string> = new Set(["nav", "aside", "footer", "menu", "form", "header"])
 
+/**
+ * A `<header>` of the page rather than of an article or section (whose header holds its title,
+ * which a listing needs).
+ */
+const isPageHeader = (element: HtmlElement): boolean => element.parentElement?.closest("article, section, main, li") === null
+
 /** ARIA roles of page furniture. */
 const furnitureRoles: ReadonlySet<string> = new Set([
   "navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog", "menu", "menubar",
@@ -41,9 +47,9 @@ const metaHint = /(?:^|[\s_-])(?:byline|bylines|author|authors|dateline|timestam
 /** Longest text a byline or dateline block has. */
 const maxMetaChars = 250
 
+/** Hidden from everyone. (`aria-hidden` is not: it hides from screen readers what is shown twice.) */
 const isHidden = (element: HtmlElement): boolean => {
   if (element.hasAttribute("hidden")) return true
-  if (element.getAttribute("aria-hidden") === "true") return true
   const style = element.getAttribute("style")
   return style !== null && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style)
 }
@@ -63,7 +69,6 @@ export interface Scope {
   readonly inner: boolean
   /** Remove link clusters (menus, link lists): inside content that is prose, not a link list. */
   readonly linkClusters: boolean
-  readonly article?: boolean
 }
 
 const isLinkCluster = (s: ElementStats): boolean =>
@@ -73,12 +78,15 @@ const isLinkCluster = (s: ElementStats): boolean =>
 export const isFurniture = (element: HtmlElement, s: ElementStats, scope: Scope): boolean => {
   const tag = element.localName
   if (controlTags.has(tag)) return true
+  const hint = hintText(element)
+  // Consent dialogs are never content, however much policy text they carry; but a wrapper that
+  // merely says one is shown ("has-cookie-banner") holds the page's heading or main element.
+  if ((consentHint.test(hint) || consentLabel.test(element.getAttribute("aria-label") ?? "")) &&
+    element.querySelector("h1, main, article") === null) return true
   if (s.text > scope.text * 0.5) return false
   const density = linkDensity(s)
-  if (regionTags.has(tag)) return tag !== "header" || density > 0.3 || s.proseText < 200
+  if (regionTags.has(tag)) return tag !== "header" || (isPageHeader(element) && (density > 0.3 || s.proseText < 200))
   if (hasFurnitureRole(element) || isHidden(element)) return true
-  const hint = hintText(element)
-  if (consentHint.test(hint) || consentLabel.test(element.getAttribute("aria-label") ?? "")) return true
   if (bannerHint.test(hint) && s.proseText < 1000) return true
   if (linkyHint.test(hint) && density > 0.35) return true
   if (!scope.inner) return false
@@ -87,10 +95,10 @@ export const isFurniture = (element: HtmlElement, s: ElementStats, scope: Scope)
 }
 
 /** Removes furniture under `root` (top-down; a removed element's subtree is not visited). */
-export const stripFurniture = (root: HtmlElement, stats: StatsMap, inner: boolean, article = false): void => {
+export const stripFurniture = (root: HtmlElement, stats: StatsMap, inner: boolean): void => {
   const rootStats = stats.get(root)
   if (rootStats === undefined) return
-  const scope: Scope = { text: rootStats.text, inner, linkClusters: inner && linkDensity(rootStats) < 0.35, article }
+  const scope: Scope = { text: rootStats.text, inner, linkClusters: inner && linkDensity(rootStats) < 0.35 }
   const visit = (element: HtmlElement): void => {
     for (const child of [...element.children]) {
       const s = stats.get(child)

@@ -6,6 +6,7 @@
  */
 import { adAttributes, hasAdToken, isAdHost } from "./block-list.js"
 import { bodyOf, collapseWhitespace, COMMENT_NODE, type HtmlDocument, type HtmlElement, type HtmlNode, isElement } from "./dom.js"
+import { hintText } from "./hints.js"
 import { imageSource } from "./images.js"
 import { absoluteUrl, documentBaseUrl } from "./links.js"
 import { extractMainContent } from "./main-content.js"
@@ -71,7 +72,7 @@ const adHolderTags: ReadonlySet<string> = new Set(["div", "ins", "aside", "secti
 const isAd = (element: HtmlElement): boolean => {
   const tag = element.localName
   if (adHolderTags.has(tag) && adAttributes.some((a) => element.hasAttribute(a))) return true
-  if (hasAdToken(element.getAttribute("class") ?? "") || hasAdToken(element.getAttribute("id") ?? "")) return true
+  if (hasAdToken(hintText(element))) return true
   if (embeddingTags.has(tag) && isAdHost(hostOf(element.getAttribute("src") ?? element.getAttribute("data")))) return true
   if (tag === "a" && isAdHost(hostOf(element.getAttribute("href")))) return true
   return tag === "img" && isTrackingPixel(element)
@@ -86,6 +87,15 @@ const proseLength = (element: HtmlElement): number => {
 /** Ad slots hold little prose of their own; anything with more is page content. */
 const maxAdProseChars = 600
 
+/** What the noise walk does with an element. */
+const noiseAction = (element: HtmlElement, blockAds: boolean): "remove" | "unwrap" | "keep" => {
+  if (noiseTags.has(element.localName)) return "remove"
+  if (element.localName === "noscript") {
+    return collapseWhitespace(element.textContent ?? "").length < minNoscriptContentChars ? "remove" : "unwrap"
+  }
+  return blockAds && isAd(element) && proseLength(element) < maxAdProseChars ? "remove" : "keep"
+}
+
 /**
  * One walk over the tree: drops comments and noise elements and, with `blockAds`, ad slots and
  * ad/tracker embeds. (A single walk: css-select over every element costs more than the rest.)
@@ -96,16 +106,12 @@ const removeNoise = (node: HtmlNode, blockAds: boolean): void => {
     const next = child.nextSibling
     if (child.nodeType === COMMENT_NODE) child.remove()
     else if (isElement(child)) {
-      if (noiseTags.has(child.localName)) child.remove()
-      else if (child.localName === "noscript") {
-        if (collapseWhitespace(child.textContent ?? "").length < minNoscriptContentChars) child.remove()
-        else {
-          removeNoise(child, blockAds)
-          unwrap(child)
-        }
+      const action = noiseAction(child, blockAds)
+      if (action === "remove") child.remove()
+      else {
+        removeNoise(child, blockAds)
+        if (action === "unwrap") unwrap(child)
       }
-      else if (blockAds && isAd(child) && proseLength(child) < maxAdProseChars) child.remove()
-      else removeNoise(child, blockAds)
     }
     child = next
   }

@@ -5,7 +5,7 @@
  * in posts) and joined by the siblings that carry prose too.
  */
 import { type ElementStats, linkDensity, type StatsMap } from "./content-score.js"
-import type { HtmlElement } from "./dom.js"
+import { classOf, type HtmlElement } from "./dom.js"
 import { classWeight } from "./hints.js"
 
 const tagWeights: Readonly<Record<string, number>> = {
@@ -73,7 +73,7 @@ const sharedAncestor = (ranked: ReadonlyArray<Ranked>, body: HtmlElement): HtmlE
 
 /** Tag and class words without digits: repeated containers ("post-17", "post-18") share it. */
 const signature = (element: HtmlElement): string =>
-  `${element.localName}.${(element.getAttribute("class") ?? "").split(/\s+/).filter((t) => t !== "" && !/\d/.test(t)).sort().join(".")}`
+  `${element.localName}.${classOf(element).split(/\s+/).filter((t) => t !== "" && !/\d/.test(t)).sort().join(".")}`
 
 /** A sibling built like `element` that holds prose of its own (the next chunk, the next post). */
 const isTwin = (element: HtmlElement, sibling: HtmlElement, stats: StatsMap): boolean => {

@@ -12,6 +12,12 @@ const descentShare = 0.75
 /** A secondary region holding more than this share of the page's prose is a wrapper, not a region. */
 const maxSecondaryShare = 0.5
 
+/** Prose of its own a declared article needs for its comments to count as secondary. */
+const minArticleProse = 100
+/** Prose of its own any other page needs (characters, or a share of all its prose). */
+const minOwnProse = 600
+const minOwnShare = 0.2
+
 /** How much of an element's prose counts as the page's own (primary) prose. */
 export type Mass = (stats: ElementStats | undefined) => number
 
@@ -33,7 +39,7 @@ export const primaryMass = (stats: StatsMap, body: HtmlElement, isArticle: boole
     return sum
   }
   const primary = total - collect(body)
-  const hasPrimary = isArticle ? primary >= 100 : primary >= 600 || primary >= total * 0.2
+  const hasPrimary = isArticle ? primary >= minArticleProse : primary >= minOwnProse || primary >= total * minOwnShare
   return (s) => (s === undefined ? 0 : hasPrimary ? s.proseText - (secondary.get(s) ?? 0) : s.proseText)
 }
 

@@ -16,8 +16,6 @@ export interface ElementStats {
   linkText: number
   /** Content score received from prose blocks in the subtree. */
   score: number
-  /** Prose blocks in the subtree. */
-  blocks: number
   /** Characters of prose-block text in the subtree. */
   proseText: number
   /** Of which inside secondary regions (comments, sidebars, related stories). */
@@ -52,7 +50,7 @@ const stopPattern = /[.!?。！？]/g
 const countMatches = (text: string, pattern: RegExp): number => text.match(pattern)?.length ?? 0
 
 const emptyStats = (): ElementStats => ({
-  text: 0, linkText: 0, score: 0, blocks: 0, proseText: 0, secondaryProse: 0, secondary: false, flow: 0, flowLinks: 0, flowCommas: 0, flowStops: 0, mixed: false
+  text: 0, linkText: 0, score: 0, proseText: 0, secondaryProse: 0, secondary: false, flow: 0, flowLinks: 0, flowCommas: 0, flowStops: 0, mixed: false
 })
 
 const collapsedLength = (text: string): number => {
@@ -64,7 +62,6 @@ const collapsedLength = (text: string): number => {
 const absorb = (parent: ElementStats, child: ElementStats, childIsInline: boolean, childIsLink: boolean): void => {
   parent.text += child.text
   parent.linkText += childIsLink ? child.text : child.linkText
-  parent.blocks += child.blocks
   parent.proseText += child.proseText
   parent.secondaryProse += child.secondaryProse
   if (childIsInline) {
@@ -75,12 +72,16 @@ const absorb = (parent: ElementStats, child: ElementStats, childIsInline: boolea
   }
 }
 
-/** Score of one prose block: a point, one per comma, up to three for length. */
+/** Score of one prose block: a point, one per comma, up to three for length, up to 1.5 for sentence ends. */
 export const blockScore = (stats: ElementStats): number =>
   1 + stats.flowCommas + Math.min(Math.floor(stats.flow / 100), 3) + Math.min(stats.flowStops, 3) * 0.5
 
+/** A run this long without a single comma or full stop is a row of labels (a menu), not prose. */
+const maxUnpunctuatedChars = 100
+
 const isProseBlock = (element: HtmlElement, stats: ElementStats): boolean =>
-  !inlineTags.has(element.localName) && stats.flow >= minBlockChars && stats.flowLinks / stats.flow < 0.5
+  !inlineTags.has(element.localName) && stats.flow >= minBlockChars && stats.flowLinks / stats.flow < 0.5 &&
+  (stats.flow < maxUnpunctuatedChars || stats.flowCommas + stats.flowStops > 0)
 
 const measureElement = (element: HtmlElement, map: StatsMap): ElementStats => {
   const stats = emptyStats()
@@ -100,10 +101,7 @@ const measureElement = (element: HtmlElement, map: StatsMap): ElementStats => {
       absorb(stats, measureElement(child, map), inline, tag === "a")
     }
   }
-  if (isProseBlock(element, stats)) {
-    stats.blocks += 1
-    stats.proseText += stats.flow
-  }
+  if (isProseBlock(element, stats)) stats.proseText += stats.flow
   stats.secondary = stats.proseText > 0 && isSecondaryRegion(element)
   if (stats.secondary) stats.secondaryProse = stats.proseText
   map.set(element, stats)

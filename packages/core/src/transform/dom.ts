@@ -34,7 +34,8 @@ export interface HtmlNode {
 
 /**
  * The element methods the transforms use; selectors are CSS selectors (css-select dialect).
- * Read `class` and `id` with `getAttribute`: linkedom builds a token list on every `className`.
+ * Read `class` with {@link classOf}: linkedom builds a token list on every `className` read,
+ * and `getAttribute("class")` goes through `className`.
  */
 export interface HtmlElement extends HtmlNode {
   readonly tagName: string
@@ -46,6 +47,7 @@ export interface HtmlElement extends HtmlNode {
   innerHTML: string
   readonly outerHTML: string
   getAttribute(name: string): string | null
+  getAttributeNode(name: string): { readonly value: string } | null
   setAttribute(name: string, value: string): void
   removeAttribute(name: string): void
   hasAttribute(name: string): boolean
@@ -96,8 +98,17 @@ export const parseHtml = (html: string): HtmlDocument => {
 export const bodyOf = (document: HtmlDocument): HtmlElement | null =>
   document.querySelector("body") ?? document.documentElement
 
+/**
+ * Where head-only elements (`<base>`, `<link>`, `<title>`) are looked for: the `<head>` when the
+ * page has one (a query over a large body costs milliseconds), else the whole document.
+ */
+export const headOf = (document: HtmlDocument): HtmlDocument | HtmlElement => document.querySelector("head") ?? document
+
 /** True when the node is an element (narrows the type). */
 export const isElement = (node: HtmlNode): node is HtmlElement => node.nodeType === ELEMENT_NODE
+
+/** The `class` attribute's value ("" when absent), read without building a token list. */
+export const classOf = (element: HtmlElement): string => element.getAttributeNode("class")?.value ?? ""
 
 /** Collapses runs of whitespace to one space and trims. */
 export const collapseWhitespace = (text: string): string => text.replace(/\s+/g, " ").trim()

@@ -3,7 +3,7 @@
  * page's relative URLs resolve against its `<base href>` (itself resolved against the page URL)
  * or, without one, against the page URL.
  */
-import type { HtmlDocument } from "./dom.js"
+import { headOf, type HtmlDocument } from "./dom.js"
 
 /** `new URL(raw, base)` as a string, or `undefined` when it does not parse. */
 export const absoluteUrl = (raw: string, base: string): string | undefined => {
@@ -16,7 +16,7 @@ export const absoluteUrl = (raw: string, base: string): string | undefined => {
 
 /** The URL relative references resolve against: `<base href>` when present and valid. */
 export const documentBaseUrl = (document: HtmlDocument, pageUrl: string): string => {
-  const href = document.querySelector("base[href]")?.getAttribute("href")
+  const href = headOf(document).querySelector("base[href]")?.getAttribute("href")
   if (href === undefined || href === null || href.trim() === "") return pageUrl
   return absoluteUrl(href, pageUrl) ?? pageUrl
 }

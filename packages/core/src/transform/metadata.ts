@@ -4,7 +4,7 @@
  * Firecrawl names, and every other `<meta name|property|itemprop>` verbatim under its own key.
  */
 import type { PageMetadata } from "../schema/metadata.js"
-import { collapseWhitespace, type HtmlDocument, type HtmlElement } from "./dom.js"
+import { collapseWhitespace, headOf, type HtmlDocument, type HtmlElement } from "./dom.js"
 import { absoluteUrl, documentBaseUrl } from "./links.js"
 
 /** Where the page came from; copied into the metadata. */
@@ -55,7 +55,7 @@ const joinedFields: ReadonlySet<StringField> = new Set(["articleTag", "keywords"
 
 /** Every `<meta>` with a key and a `content`, as [key as written, value] in page order. */
 const metaEntries = (document: HtmlDocument): Array<readonly [string, string]> =>
-  document.querySelectorAll("meta").flatMap((meta) => {
+  document.getElementsByTagName("meta").flatMap((meta) => {
     const key = meta.getAttribute("name") ?? meta.getAttribute("property") ?? meta.getAttribute("itemprop")
     const content = meta.getAttribute("content")
     return key === null || key.trim() === "" || content === null ? [] : [[key.trim(), content.trim()] as const]
@@ -81,7 +81,7 @@ const titleOf = (document: HtmlDocument): string | undefined => {
 
 const languageOf = (document: HtmlDocument): string | undefined => {
   const lang = document.documentElement?.getAttribute("lang") ?? document.querySelector("html")?.getAttribute("lang")
-  const fallback = document.querySelector("meta[http-equiv='content-language' i]")?.getAttribute("content")
+  const fallback = headOf(document).querySelector("meta[http-equiv='content-language' i]")?.getAttribute("content")
   const value = (lang ?? fallback ?? "").trim()
   return value === "" ? undefined : value
 }
@@ -99,7 +99,7 @@ const iconRank = (link: HtmlElement): number => {
  * fetch. Pages that are not http(s) get none.
  */
 const faviconOf = (document: HtmlDocument, pageUrl: string): string | undefined => {
-  const links = document.querySelectorAll("link[rel][href]").filter((l) => iconRank(l) < 3)
+  const links = headOf(document).querySelectorAll("link[rel][href]").filter((l) => iconRank(l) < 3)
   const best = links.sort((a, b) => iconRank(a) - iconRank(b))[0]
   const href = best?.getAttribute("href")
   if (href !== undefined && href !== null && href.trim() !== "") return absoluteUrl(href, documentBaseUrl(document, pageUrl))
