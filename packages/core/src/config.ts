@@ -86,7 +86,7 @@ export const settings = {
   plansFile: setting(
     "GLEANER_PLANS_FILE",
     "(none: the built-in plans)",
-    "A JSON file of extra plans (`[{name, base?, creditsPerPeriod, concurrency, rateLimits?}]`); a plan named like a built-in one replaces it.",
+    "A JSON file of extra plans (`[{name, base?, creditsPerPeriod, concurrency, rateLimits?, features?}]`; `features` allows `zeroDataRetention`, `ignoreRobotsTxt`, `robotsUserAgent`, `threatProtection`); a plan named like a built-in one replaces it.",
     (n) => Config.option(Config.string(n))
   ),
   retentionDays: setting(

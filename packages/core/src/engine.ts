@@ -7,15 +7,16 @@ import { Accounts } from "./accounts/accounts.js"
 import { Billing } from "./billing/billing.js"
 import { Plans } from "./billing/plans.js"
 import { RateLimiter } from "./billing/rate-limiter.js"
+import { TeamConcurrency } from "./billing/team-concurrency.js"
 import { Usage } from "./billing/usage.js"
 import { JobHandlers } from "./jobs/handlers.js"
 import { JobQueue } from "./jobs/job-queue.js"
 import { WorkersLive } from "./jobs/workers.js"
 import { Scraper } from "./scrape/scraper.js"
 
-const base = Layer.mergeAll(Accounts.Default, Billing.Default, RateLimiter.Default, JobQueue.Default)
+const base = Layer.mergeAll(Accounts.Default, Billing.Default, RateLimiter.Default, JobQueue.Default, TeamConcurrency.Default)
 
-export type EngineServices = Accounts | Billing | RateLimiter | JobQueue | Usage | Plans | Scraper
+export type EngineServices = Accounts | Billing | RateLimiter | JobQueue | TeamConcurrency | Usage | Plans | Scraper
 
 /** Every engine service; no background work. Needs the Store, the Fetcher and GleanerConfig. */
 export const EngineLive = Layer.mergeAll(Usage.Default, Scraper.Default).pipe(

@@ -29,6 +29,19 @@ describe("plans", () => {
     expect(merged).toHaveLength(plans.length + 1)
   })
 
+  it("enterprise switches: refused on the cloud tiers, allowed on selfhost, set per plan in the file", async () => {
+    expect(plans.filter((p) => p.features.zeroDataRetention).map((p) => p.name)).toEqual(["selfhost"])
+    const merged = mergePlans(plans, [{ name: "vetted", base: "hobby", creditsPerPeriod: 1, concurrency: 1, features: { ignoreRobotsTxt: true } }])
+    expect(merged.find((p) => p.name === "vetted")?.features).toEqual({
+      zeroDataRetention: false, ignoreRobotsTxt: true, robotsUserAgent: false, threatProtection: false
+    })
+    const layer = Plans.fromList(merged)
+    const refused = await Effect.runPromiseExit(Effect.flatMap(Plans, (p) => p.require("vetted", ["ignoreRobotsTxt", "robotsUserAgent"])).pipe(Effect.provide(layer)))
+    expect(Exit.isFailure(refused) && String(refused.cause)).toMatch(/robotsUserAgent parameter is an enterprise feature/)
+    const unknownPlan = await Effect.runPromiseExit(Effect.flatMap(Plans, (p) => p.require("gone", ["zeroDataRetention"])).pipe(Effect.provide(layer)))
+    expect(Exit.isFailure(unknownPlan)).toBe(true)
+  })
+
   it("a plan named like a built-in one replaces it", async () => {
     const exit = await load(JSON.stringify([{ name: "free", creditsPerPeriod: 1000, concurrency: 4 }]))
     if (Exit.isFailure(exit)) throw new Error("must load")

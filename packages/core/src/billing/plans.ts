@@ -1,6 +1,6 @@
 /**
  * Plans: what a team may use. Credits per monthly billing period, per-minute request limits per
- * endpoint bucket, and concurrent jobs. The built-in tiers follow Firecrawl's published plan
+ * endpoint bucket, concurrent jobs, and the switches upstream sells as enterprise features. The built-in tiers follow Firecrawl's published plan
  * table so limits feel familiar; `selfhost` is the generous default of a self-hosted install.
  * Operators add or override plans with a JSON file (GLEANER_PLANS_FILE); the `Plans` service is
  * the only place plans are looked up.
@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { GleanerConfig } from "../config.js"
+import { ForbiddenError } from "../errors.js"
 
 /** Endpoint buckets that share a per-minute request limit (upstream's rate-limiter modes). */
 export const rateLimitBuckets = [
@@ -24,6 +25,21 @@ export const rateLimitBuckets = [
 ] as const
 export type RateLimitBucket = (typeof rateLimitBuckets)[number]
 
+/** Request options a plan allows or refuses (API.md Part A 9). */
+export const planFeatures = ["zeroDataRetention", "ignoreRobotsTxt", "robotsUserAgent", "threatProtection"] as const
+export type PlanFeature = (typeof planFeatures)[number]
+
+/** The 403 message of a refused feature (upstream's wording where it has one). */
+const refusals: Readonly<Record<PlanFeature, string>> = {
+  zeroDataRetention: "Zero Data Retention (ZDR) is not enabled for your team. Ask the operator of this Gleaner to allow zeroDataRetention on your plan.",
+  ignoreRobotsTxt: "The ignoreRobotsTxt parameter is an enterprise feature that your team's plan does not include. Ask the operator of this Gleaner to allow it on your plan.",
+  robotsUserAgent: "The robotsUserAgent parameter is an enterprise feature that your team's plan does not include. Ask the operator of this Gleaner to allow it on your plan.",
+  threatProtection: "Threat protection is an enterprise feature that your team's plan does not include. Ask the operator of this Gleaner to allow it on your plan."
+}
+
+const allFeatures = (allowed: boolean): Record<PlanFeature, boolean> =>
+  ({ zeroDataRetention: allowed, ignoreRobotsTxt: allowed, robotsUserAgent: allowed, threatProtection: allowed })
+
 export interface Plan {
   readonly name: string
   /** Credits granted per billing period (a calendar month, UTC). */
@@ -32,6 +48,8 @@ export interface Plan {
   readonly concurrency: number
   /** Requests per minute per bucket. */
   readonly rateLimits: Readonly<Record<RateLimitBucket, number>>
+  /** Which enterprise switches the plan allows. */
+  readonly features: Readonly<Record<PlanFeature, boolean>>
 }
 
 const limits = (
@@ -42,30 +60,35 @@ const limits = (
 export const plans: ReadonlyArray<Plan> = [
   {
     name: "free",
+    features: allFeatures(false),
     creditsPerPeriod: 500,
     concurrency: 2,
     rateLimits: limits({ scrape: 10, map: 10, crawl: 1, search: 5, extract: 10, browser: 2, crawlStatus: 1500 })
   },
   {
     name: "hobby",
+    features: allFeatures(false),
     creditsPerPeriod: 3_000,
     concurrency: 5,
     rateLimits: limits({ scrape: 100, map: 100, crawl: 15, search: 50, extract: 100, browser: 5, crawlStatus: 1500 })
   },
   {
     name: "standard",
+    features: allFeatures(false),
     creditsPerPeriod: 100_000,
     concurrency: 50,
     rateLimits: limits({ scrape: 500, map: 500, crawl: 50, search: 250, extract: 500, browser: 20, crawlStatus: 1500 })
   },
   {
     name: "growth",
+    features: allFeatures(false),
     creditsPerPeriod: 500_000,
     concurrency: 100,
     rateLimits: limits({ scrape: 5000, map: 5000, crawl: 250, search: 2500, extract: 1000, browser: 50, crawlStatus: 1500 })
   },
   {
     name: "selfhost",
+    features: allFeatures(true),
     creditsPerPeriod: 100_000_000,
     concurrency: 50,
     rateLimits: limits({
@@ -92,6 +115,9 @@ export const PlanSpec = Schema.Struct({
   concurrency: Schema.Int.pipe(Schema.positive()),
   rateLimits: Schema.optional(
     Schema.partialWith(Schema.Record({ key: Schema.Literal(...rateLimitBuckets), value: Count }), { exact: true })
+  ),
+  features: Schema.optional(
+    Schema.partialWith(Schema.Record({ key: Schema.Literal(...planFeatures), value: Schema.Boolean }), { exact: true })
   )
 }).annotations({ parseOptions: { onExcessProperty: "error" } })
 
@@ -107,17 +133,31 @@ export const mergePlans = (builtIn: ReadonlyArray<Plan>, specs: typeof PlansFile
       name: spec.name,
       creditsPerPeriod: spec.creditsPerPeriod,
       concurrency: spec.concurrency,
-      rateLimits: { ...base.rateLimits, ...spec.rateLimits }
+      rateLimits: { ...base.rateLimits, ...spec.rateLimits },
+      features: { ...base.features, ...spec.features }
     }
     return [...acc.filter((p) => p.name !== spec.name), plan]
   }, builtIn)
 
+/**
+ * Fails with the 403 of the first feature in `used` that the plan does not allow (a plan that
+ * does not exist allows none).
+ */
+const requireFeatures = (plan: Option.Option<Plan>, used: ReadonlyArray<PlanFeature>): Effect.Effect<void, ForbiddenError> => {
+  const refused = used.find((feature) => !Option.exists(plan, (p) => p.features[feature]))
+  return refused === undefined ? Effect.void : Effect.fail(new ForbiddenError({ message: refusals[refused] }))
+}
+
 export class Plans extends Context.Tag("@gleaner/core/Plans")<Plans, {
   readonly all: ReadonlyArray<Plan>
   readonly find: (name: string) => Option.Option<Plan>
+  /** The 403 of the first feature in `used` that the named plan does not allow. */
+  readonly require: (planName: string, used: ReadonlyArray<PlanFeature>) => Effect.Effect<void, ForbiddenError>
 }>() {
-  static readonly fromList = (list: ReadonlyArray<Plan>): Layer.Layer<Plans> =>
-    Layer.succeed(this, { all: list, find: (name) => Option.fromNullable(list.find((p) => p.name === name)) })
+  static readonly fromList = (list: ReadonlyArray<Plan>): Layer.Layer<Plans> => {
+    const find = (name: string) => Option.fromNullable(list.find((p) => p.name === name))
+    return Layer.succeed(this, { all: list, find, require: (name, used) => requireFeatures(find(name), used) })
+  }
 
   static readonly builtIn: Layer.Layer<Plans> = Plans.fromList(plans)
 

@@ -16,6 +16,7 @@ import type {
 } from "../schema/team.js"
 import { Billing } from "./billing.js"
 import { creditsToTokens } from "./credits.js"
+import { TeamConcurrency } from "./team-concurrency.js"
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
@@ -24,6 +25,7 @@ export class Usage extends Effect.Service<Usage>()("@gleaner/core/Usage", {
     const billing = yield* Billing
     const queue = yield* JobQueue
     const store = yield* Store
+    const teamConcurrency = yield* TeamConcurrency
 
     const credits = Effect.fn("Usage.credits")(function*(team: Team) {
       const b = yield* billing.balance(team.id)
@@ -84,7 +86,7 @@ export class Usage extends Effect.Service<Usage>()("@gleaner/core/Usage", {
       const s = yield* queue.status(team)
       return {
         success: true,
-        concurrency: s.running,
+        concurrency: s.running + (yield* teamConcurrency.running(team.id)),
         maxConcurrency: s.maxConcurrency
       } satisfies typeof ConcurrencyCheckResponse.Type
     })

@@ -21,7 +21,8 @@ export const DocumentMetadata = Schema.Struct(
     cachedAt: Schema.optional(Schema.String),
     creditsUsed: Schema.Number,
     numPages: Schema.optional(Schema.Number),
-    concurrencyLimited: Schema.optional(Schema.Boolean)
+    concurrencyLimited: Schema.optional(Schema.Boolean),
+    concurrencyQueueDurationMs: Schema.optional(Schema.Number)
   },
   Schema.Record({ key: Schema.String, value: Schema.Unknown })
 ).annotations({ identifier: "DocumentMetadata" })

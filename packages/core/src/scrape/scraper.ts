@@ -9,7 +9,9 @@ import type { AuthContext } from "../accounts/accounts.js"
 import { Billing } from "../billing/billing.js"
 import { documentCredits, failedScrapeCredits } from "../billing/credits.js"
 import { GleanerConfig } from "../config.js"
-import { BadRequestError, messages, NotFoundError, UnsafeDomainError } from "../errors.js"
+import { type PlanFeature, Plans } from "../billing/plans.js"
+import { TeamConcurrency, type Turn } from "../billing/team-concurrency.js"
+import { BadRequestError, messages, NotFoundError, ScrapeTimeoutError, UnsafeDomainError } from "../errors.js"
 import { isUuid, uuidv7At } from "../ids.js"
 import { Fetcher } from "../ports/fetcher.js"
 import { Store } from "../ports/store.js"
@@ -23,12 +25,21 @@ import { type Produced, produce } from "./produce.js"
 import { redactProduced } from "./redact.js"
 import { pageIdentity } from "./url.js"
 
-/** Who pays for a scrape made inside a job (crawl, batch), so retries are charged once. */
+/**
+ * Who pays for a scrape made inside a job (crawl, batch), so retries are charged once. A scrape
+ * without a `jobId` is synchronous and waits for one of the team's concurrency slots.
+ */
 export interface ScrapeBilling {
   readonly operation?: string
   readonly jobId?: string
   readonly idempotencyKey?: string
 }
+
+/** The enterprise switches a request uses; its team's plan must allow each. */
+const featuresUsed = (request: ScrapeRequest): Array<PlanFeature> => [
+  ...(request.zeroDataRetention === true ? ["zeroDataRetention" as const] : []),
+  ...(request.threatProtection !== undefined && request.threatProtection.mode !== "off" ? ["threatProtection" as const] : [])
+]
 
 const encodeDocument = Schema.encodeSync(Schema.parseJson(Document))
 const decodeDocument = Schema.decodeUnknown(Schema.parseJson(Document))
@@ -50,6 +61,8 @@ export class Scraper extends Effect.Service<Scraper>()("@gleaner/core/Scraper", 
     const store = yield* Store
     const billing = yield* Billing
     const config = yield* GleanerConfig
+    const concurrency = yield* TeamConcurrency
+    const plans = yield* Plans
     const obtain = obtainPage({ store, config, fetcher: yield* Fetcher })
 
     const track = Effect.fn("Scraper.track")(function*(plan: ScrapePlan, teamId: string, produced: Produced, now: number) {
@@ -81,8 +94,22 @@ export class Scraper extends Effect.Service<Scraper>()("@gleaner/core/Scraper", 
 
     const scrape = Effect.fn("Scraper.scrape")(function*(auth: AuthContext, request: ScrapeRequest, bill: ScrapeBilling = {}) {
       const plan = yield* planScrape(request, { stealthProxy: Option.isSome(config.stealthProxyUrl) })
+      yield* plans.require(auth.team.plan, featuresUsed(request))
       yield* checkThreats(plan, plan.url.href)
       yield* billing.ensure(auth.team.id, plan.want.json ? 5 : 1)
+      if (bill.jobId !== undefined) return yield* scrapeNow(auth, plan, bill, { limited: false, waitedMs: 0 })
+      // as upstream, the wait for a slot may take at most two thirds of the deadline
+      const maxWaitMs = Math.floor((plan.timeoutMs * 2) / 3)
+      return yield* concurrency.run(
+        auth.team,
+        maxWaitMs,
+        () => new ScrapeTimeoutError({ message: `Timed out after ${maxWaitMs} ms waiting for one of the team's ${auth.team.maxConcurrency} concurrent scrapes to finish` }),
+        (turn) => scrapeNow(auth, { ...plan, timeoutMs: Math.max(1, plan.timeoutMs - turn.waitedMs) }, bill, turn)
+      )
+    })
+
+    /** The scrape itself, once it has its turn. */
+    const scrapeNow = Effect.fn("Scraper.scrapeNow")(function*(auth: AuthContext, plan: ScrapePlan, bill: ScrapeBilling, turn: Turn) {
       const scrapeId = uuidv7At(yield* Clock.currentTimeMillis)
       const debit = (credits: number) =>
         billing.debit({
@@ -123,7 +150,8 @@ export class Scraper extends Effect.Service<Scraper>()("@gleaner/core/Scraper", 
           cacheState: obtained.cacheState,
           ...(obtained.cacheState === "hit" ? { cachedAt: new Date(obtained.fetchedAt).toISOString() } : {}),
           creditsUsed,
-          concurrencyLimited: false
+          concurrencyLimited: turn.limited,
+          ...(turn.limited ? { concurrencyQueueDurationMs: turn.waitedMs } : {})
         }
       }
       yield* debit(creditsUsed)
