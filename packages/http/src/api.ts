@@ -6,7 +6,16 @@
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import {
+  ActiveCrawlsResponse,
+  CancelResponse,
   ConcurrencyCheckResponse,
+  CrawlRequest,
+  CrawlStartResponse,
+  CrawlStatusResponse,
+  JobErrorsResponse,
+  JobStatusParams,
+  ParamsPreviewRequest,
+  ParamsPreviewResponse,
   ScrapeRequest,
   ScrapeResponse,
   CreditUsageHistoricalResponse,
@@ -103,10 +112,42 @@ export class ScrapeGroup extends HttpApiGroup.make("scrape")
   .annotateContext(OpenApi.annotations({ title: "Scrape", description: "One URL to markdown, HTML, links, JSON and more" }))
 {}
 
+export class CrawlGroup extends HttpApiGroup.make("crawl")
+  .add(
+    HttpApiEndpoint.post("startCrawl", "/crawl")
+      .setPayload(CrawlRequest)
+      .addSuccess(CrawlStartResponse)
+      .addError(Errors.InsufficientCredits)
+      .addError(Errors.ScrapeActionsNotSupported)
+      .annotate(RateBucket, "crawl")
+  )
+  .add(
+    HttpApiEndpoint.post("paramsPreview", "/crawl/params-preview")
+      .setPayload(ParamsPreviewRequest)
+      .addSuccess(ParamsPreviewResponse)
+      .annotate(RateBucket, "crawl")
+  )
+  // before /crawl/:jobId, which would take "active" for an id
+  .add(HttpApiEndpoint.get("activeCrawls", "/crawl/active").addSuccess(ActiveCrawlsResponse).annotate(RateBucket, "crawlStatus"))
+  .add(HttpApiEndpoint.get("ongoingCrawls", "/crawl/ongoing").addSuccess(ActiveCrawlsResponse).annotate(RateBucket, "crawlStatus"))
+  .add(
+    HttpApiEndpoint.get("crawlStatus")`/crawl/${jobId}`
+      .setUrlParams(JobStatusParams)
+      .addSuccess(CrawlStatusResponse)
+      .annotate(RateBucket, "crawlStatus")
+  )
+  .add(HttpApiEndpoint.del("cancelCrawl")`/crawl/${jobId}`.addSuccess(CancelResponse).annotate(RateBucket, "crawlStatus"))
+  .add(HttpApiEndpoint.get("crawlErrors")`/crawl/${jobId}/errors`.addSuccess(JobErrorsResponse).annotate(RateBucket, "crawlStatus"))
+  .middleware(Authentication)
+  .prefix(V2)
+  .annotateContext(OpenApi.annotations({ title: "Crawl", description: "Whole sites as durable jobs" }))
+{}
+
 export class GleanerApi extends HttpApi.make("gleaner")
   .add(HealthGroup)
   .add(TeamGroup)
   .add(ScrapeGroup)
+  .add(CrawlGroup)
   .addError(Errors.BadRequest)
   .addError(Errors.Internal)
   // what any engine call may fail with (the Fetcher's errors reach several endpoints)

@@ -28,7 +28,14 @@ describe("rate-limit buckets", () => {
       "GET /v2/team/queue-status": "account",
       "GET /v2/concurrency-check": "crawlStatus",
       "POST /v2/scrape": "scrape",
-      "GET /v2/scrape/:jobId": "crawlStatus"
+      "GET /v2/scrape/:jobId": "crawlStatus",
+      "POST /v2/crawl": "crawl",
+      "POST /v2/crawl/params-preview": "crawl",
+      "GET /v2/crawl/active": "crawlStatus",
+      "GET /v2/crawl/ongoing": "crawlStatus",
+      "GET /v2/crawl/:jobId": "crawlStatus",
+      "DELETE /v2/crawl/:jobId": "crawlStatus",
+      "GET /v2/crawl/:jobId/errors": "crawlStatus"
     })
   })
 

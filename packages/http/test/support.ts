@@ -10,6 +10,7 @@ import {
   Accounts,
   bootstrap,
   EngineLive,
+  EngineWithWorkersLive,
   ErrorEnvelope,
   GleanerConfig,
   type GleanerSettings
@@ -25,6 +26,22 @@ export const engineLayer = (settings: Partial<GleanerSettings> = {}) =>
     Layer.provideMerge(SqliteStore.layer({ filename: ":memory:" })),
     Layer.provideMerge(UndiciFetcher.layer),
     Layer.provideMerge(GleanerConfig.layer(settings))
+  )
+
+/** The engine with job workers (crawls, batch scrapes) on a fresh in-memory database. */
+export const engineWithWorkersLayer = (settings: Partial<GleanerSettings> = {}) =>
+  EngineWithWorkersLive.pipe(
+    Layer.provideMerge(SqliteStore.layer({ filename: ":memory:" })),
+    Layer.provideMerge(UndiciFetcher.layer),
+    Layer.provideMerge(GleanerConfig.layer({ pollMs: 50, ...settings }))
+  )
+
+/** Gleaner's HTTP app with job workers, on a random port. */
+export const appWithWorkersLayer = (settings: Partial<GleanerSettings> = {}) =>
+  HttpAppLive.pipe(
+    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(engineWithWorkersLayer(settings)),
+    Layer.provide(QuietLogs)
   )
 
 /** Warnings and errors only: the request log of every test request is noise. */

@@ -23,7 +23,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler
 } from "kysely"
-import type { JobStatus } from "@gleaner/core"
+import type { JobPageStatus, JobStatus } from "@gleaner/core"
 
 /** Epoch milliseconds: BIGINT on Postgres (read back as a string), INTEGER on SQLite. */
 type Millis = ColumnType<number | string, number, number>
@@ -117,7 +117,21 @@ export interface PageSnapshotsTable {
   readonly scraped_at: Millis
 }
 
+export interface JobPagesTable {
+  readonly job_id: string
+  readonly team_id: string
+  readonly page_key: string
+  readonly url: string
+  readonly depth: number
+  readonly status: JobPageStatus
+  readonly document: string | null
+  readonly error: string | null
+  readonly created_at: Millis
+  readonly finished_at: NullableMillis
+}
+
 export interface Database {
+  readonly job_pages: JobPagesTable
   readonly documents: DocumentsTable
   readonly page_cache: PageCacheTable
   readonly page_snapshots: PageSnapshotsTable

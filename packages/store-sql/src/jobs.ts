@@ -4,10 +4,10 @@
  * status = 'running'`, so a worker whose lease was taken over cannot settle the job a second
  * time; it learns so from the `false` it gets back. Claiming lives in `job-claim.ts`.
  */
-import type { NewJob, StoreService } from "@gleaner/core"
+import type { JobStatus, NewJob, StoreService } from "@gleaner/core"
 import { Effect, Option, Schema } from "effect"
 import { expressionBuilder, type UpdateObject } from "kysely"
-import { column, type Database, type Db, DbBoolean, DbNumber, decodeFirst } from "./database.js"
+import { column, type Database, type Db, DbBoolean, DbNumber, decodeFirst, decodeRows } from "./database.js"
 import { makeClaim } from "./job-claim.js"
 import { JobFromRow } from "./job-row.js"
 
@@ -15,6 +15,7 @@ import { JobFromRow } from "./job-row.js"
 export const DEFAULT_MAX_ATTEMPTS = 3
 
 const decodeJob = decodeFirst(JobFromRow)
+const decodeJobs = decodeRows(JobFromRow)
 const decodeHeartbeat = decodeFirst(Schema.Struct({ cancelRequested: column("cancel_requested", DbBoolean) }))
 const decodeCounts = (rows: ReadonlyArray<unknown>) =>
   Effect.orDie(Schema.decodeUnknown(Schema.Array(Schema.Struct({ status: Schema.String, count: DbNumber })))(rows))
@@ -191,6 +192,29 @@ export const makeJobs = (db: Db): StoreService["jobs"] => {
       )
       const of = (status: string) => rows.find((row) => row.status === status)?.count ?? 0
       return { queued: of("queued"), running: of("running") }
+    }),
+
+    list: Effect.fn("Store.jobs.list")(function*(teamId: string, filter: { readonly kind: string; readonly statuses: ReadonlyArray<JobStatus> }) {
+      if (filter.statuses.length === 0) return []
+      return yield* decodeJobs(yield* execute(
+        query.selectFrom("jobs").selectAll().where("team_id", "=", teamId).where("kind", "=", filter.kind)
+          .where("status", "in", [...filter.statuses]).orderBy("created_at").orderBy("id")
+      ))
+    }),
+
+    purgeSettled: Effect.fn("Store.jobs.purgeSettled")(function*(before: number) {
+      const rows = yield* db.transaction(Effect.gen(function*() {
+        const ids = yield* execute(
+          query.selectFrom("jobs").select("id").where("created_at", "<", before).where("status", "in", ["completed", "failed", "cancelled"])
+            .limit(500)
+        )
+        if (ids.length === 0) return ids
+        const list = ids.map((row) => row.id)
+        yield* execute(query.deleteFrom("job_pages").where("job_id", "in", list))
+        yield* execute(query.deleteFrom("jobs").where("id", "in", list))
+        return ids
+      }))
+      return rows.map((row) => row.id)
     }),
 
     lastCompletedAt: Effect.fn("Store.jobs.lastCompletedAt")(function*(teamId: string) {

@@ -14,6 +14,7 @@ import { Store } from "@gleaner/core"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { makeApiKeys } from "./api-keys.js"
 import { type Dialect, makeDb } from "./database.js"
+import { makeJobPages } from "./job-pages.js"
 import { makeJobs } from "./jobs.js"
 import { makeLedger } from "./ledger.js"
 import { makeDocuments, makePageCache, makeSnapshots } from "./pages.js"
@@ -34,6 +35,7 @@ const storeOn = (dialect: Dialect): Layer.Layer<Store, never, SqlClient.SqlClien
         ledger: makeLedger(db),
         rateLimits: makeRateLimits(db),
         jobs: makeJobs(db),
+        jobPages: makeJobPages(db),
         documents: makeDocuments(db),
         pageCache: makePageCache(db),
         snapshots: makeSnapshots(db)

@@ -115,10 +115,34 @@ const scrape = Effect.gen(function*() {
   )`
 })
 
+/** The pages of crawls and batch scrapes: frontier entries, then results. */
+const jobPages = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const ms = sql.literal(sql.onDialectOrElse({ pg: () => "BIGINT", orElse: () => "INTEGER" }))
+
+  yield* sql`CREATE TABLE job_pages (
+    job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+    team_id TEXT NOT NULL,
+    page_key TEXT NOT NULL,
+    url TEXT NOT NULL,
+    depth INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    document TEXT,
+    error TEXT,
+    created_at ${ms} NOT NULL,
+    finished_at ${ms},
+    PRIMARY KEY (job_id, page_key)
+  )`
+  yield* sql`CREATE INDEX job_pages_status_idx ON job_pages (job_id, status, depth, created_at)`
+  yield* sql`CREATE INDEX job_pages_finished_idx ON job_pages (job_id, status, finished_at)`
+  yield* sql`CREATE INDEX jobs_created_idx ON jobs (created_at)`
+})
+
 /** Every migration, keyed `NNNN_name`; the number is the id the Migrator records. */
 export const migrations = {
   "0001_foundation": foundation,
-  "0002_scrape": scrape
+  "0002_scrape": scrape,
+  "0003_job_pages": jobPages
 } as const
 
 export const migrationsLoader: Migrator.Loader = Migrator.fromRecord(migrations)

@@ -8,6 +8,7 @@ import { Store, type StoreService } from "@gleaner/core"
 import { Array as Arr, Effect, type Layer, Option } from "effect"
 import { makeTeam, T0, uid } from "./contract-fixtures.js"
 import { jobsContract } from "./job-contract.js"
+import { jobPagesContract } from "./job-pages-contract.js"
 import { pagesContract } from "./pages-contract.js"
 
 export const storeContract = (name: string, makeLayer: () => Layer.Layer<Store, unknown>) =>
@@ -141,4 +142,5 @@ export const storeContract = (name: string, makeLayer: () => Layer.Layer<Store, 
 
     jobsContract(it)
     pagesContract(it)
+    jobPagesContract(it)
   })

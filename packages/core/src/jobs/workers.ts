@@ -44,7 +44,8 @@ export const runWorkers = Effect.fn("Workers.run")(function*(options: WorkerOpti
   const kinds = [...handlers.keys()]
   const running = yield* FiberSet.make<void, never>()
   const wake = yield* Queue.sliding<void>(1)
-  const heartbeatEvery = Duration.millis(Math.max(50, Math.floor(options.leaseMs / 3)))
+  // at least every second, so a cancelled job stops promptly even with a long lease
+  const heartbeatEvery = Duration.millis(Math.max(50, Math.min(1000, Math.floor(options.leaseMs / 3))))
 
   const watchdog = (job: Job): Effect.Effect<Outcome> =>
     Effect.gen(function*() {

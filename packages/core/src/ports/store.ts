@@ -133,6 +133,50 @@ export interface StoredDocument {
   readonly expiresAt: number
 }
 
+/**
+ * A page of a crawl or batch scrape: the frontier entry while `pending`, its result once
+ * settled. Unique per (job, key), so a page found twice or retried after a crash is one row.
+ */
+export type JobPageStatus = "pending" | "done" | "failed" | "blocked"
+
+export interface JobPage {
+  readonly jobId: string
+  readonly teamId: string
+  /** The crawl's dedupe key of the URL (normalised). */
+  readonly key: string
+  /** The URL to fetch. */
+  readonly url: string
+  /** Link hops from the start URL (0 for the start and for sitemap URLs of the start's site). */
+  readonly depth: number
+  readonly status: JobPageStatus
+  /** JSON of the Document, when done. */
+  readonly document: string | null
+  /** JSON of the error (`{code, error}`), when failed; the reason, when blocked. */
+  readonly error: string | null
+  readonly createdAt: number
+  readonly finishedAt: number | null
+}
+
+export interface NewJobPage {
+  readonly key: string
+  readonly url: string
+  readonly depth: number
+  /** `blocked` records a URL robots.txt refused (listed by `/errors`); default `pending`. */
+  readonly status?: "pending" | "blocked"
+  readonly error?: string
+}
+
+export interface JobPageCounts {
+  readonly pending: number
+  readonly done: number
+  readonly failed: number
+  readonly blocked: number
+}
+
+export type JobPageOutcome =
+  | { readonly status: "done"; readonly document: string }
+  | { readonly status: "failed"; readonly error: string }
+
 /** A fetched page kept for `maxAge`: what was fetched, so any formats can be made from it again. */
 export interface CachedPage {
   readonly teamId: string
@@ -215,6 +259,32 @@ export interface StoreService {
     readonly put: (snapshot: PageSnapshot) => Effect.Effect<void>
     readonly latest: (teamId: string, url: string, tag: string) => Effect.Effect<Option.Option<PageSnapshot>>
   }
+  readonly jobPages: {
+    /** Adds the pages the job does not have yet (by key); the keys that were new. */
+    readonly add: (
+      jobId: string,
+      teamId: string,
+      pages: ReadonlyArray<NewJobPage>,
+      now: number
+    ) => Effect.Effect<ReadonlyArray<string>>
+    /** Pending pages, shallowest first, then in the order they were found. */
+    readonly pending: (jobId: string, limit: number) => Effect.Effect<ReadonlyArray<JobPage>>
+    /** The keys the job knows, in any status (to rebuild the frontier after a restart). */
+    readonly keys: (jobId: string) => Effect.Effect<ReadonlyArray<string>>
+    /** Settles a pending page; false when it was already settled (nothing written). */
+    readonly settle: (jobId: string, key: string, outcome: JobPageOutcome, now: number) => Effect.Effect<boolean>
+    readonly counts: (jobId: string) => Effect.Effect<JobPageCounts>
+    /** Done pages in the order they finished, from `offset`. */
+    readonly results: (
+      jobId: string,
+      teamId: string,
+      options: { readonly offset: number; readonly limit: number }
+    ) => Effect.Effect<ReadonlyArray<JobPage>>
+    /** Failed and blocked pages. */
+    readonly problems: (jobId: string, teamId: string) => Effect.Effect<ReadonlyArray<JobPage>>
+    /** Deletes every page of the job. */
+    readonly deleteJob: (jobId: string) => Effect.Effect<void>
+  }
   readonly jobs: {
     readonly enqueue: (job: NewJob) => Effect.Effect<Job>
     /**
@@ -240,6 +310,13 @@ export interface StoreService {
     /** Marks a job this worker owns as cancelled (after it saw the request and stopped). */
     readonly markCancelled: (id: string, workerId: string, now: number) => Effect.Effect<boolean>
     readonly get: (teamId: string, id: string) => Effect.Effect<Option.Option<Job>>
+    /** The team's jobs of a kind in the given statuses, oldest first. */
+    readonly list: (
+      teamId: string,
+      filter: { readonly kind: string; readonly statuses: ReadonlyArray<JobStatus> }
+    ) => Effect.Effect<ReadonlyArray<Job>>
+    /** Deletes up to 500 settled jobs created before `before` (their pages go with them); the ids deleted. */
+    readonly purgeSettled: (before: number) => Effect.Effect<ReadonlyArray<string>>
     readonly counts: (teamId: string) => Effect.Effect<JobCounts>
     readonly lastCompletedAt: (teamId: string) => Effect.Effect<Option.Option<number>>
   }

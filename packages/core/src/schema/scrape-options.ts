@@ -11,7 +11,8 @@ const Int = Schema.Int
 const between = (min: number, max: number) => Int.pipe(Schema.between(min, max))
 
 /** A field removed in v2: refused with a message that names its replacement. */
-const removedInV2 = (message: string) =>
+/** A v1 field: refused with a message naming its v2 replacement. */
+export const removedInV2 = (message: string) =>
   Schema.optional(Schema.Unknown.pipe(Schema.filter(() => message, { description: `Removed in v2: ${message}` })))
 
 export const JsonSchemaObject = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({

@@ -5,7 +5,7 @@
  * what would make the request work.
  */
 import { Either } from "effect"
-import { BadRequestError, type GleanerError, ScrapeActionsNotSupportedError } from "../errors.js"
+import { BadRequestError, ScrapeActionsNotSupportedError } from "../errors.js"
 import type { Format, ScrapeRequest } from "../schema/scrape-options.js"
 import { languagesOfCountry } from "./request-headers.js"
 import { normalizeRequestUrl } from "./url.js"
@@ -64,7 +64,7 @@ const browserOnly = ["screenshot"]
 const llmOnly = ["question", "highlights", "query", "deterministicJson"]
 const notYet = ["branding", "product", "menu", "audio", "video", "rawBase64"]
 
-const refuseFormats = (types: ReadonlyArray<string>, request: ScrapeRequest): GleanerError | undefined => {
+const refuseFormats = (types: ReadonlyArray<string>, request: ScrapeRequest): BadRequestError | ScrapeActionsNotSupportedError | undefined => {
   const browser = types.filter((t) => browserOnly.includes(t))
   if (browser.length > 0 || (request.actions?.length ?? 0) > 0 || request.profile !== undefined) {
     const what = [...browser.map((t) => `the ${t} format`), ...(request.actions?.length ? ["actions"] : []), ...(request.profile ? ["profile"] : [])]
@@ -141,7 +141,7 @@ const warningsOf = (request: ScrapeRequest, want: ScrapePlan["want"], context: {
 export const planScrape = (
   request: ScrapeRequest,
   context: { readonly stealthProxy: boolean }
-): Either.Either<ScrapePlan, GleanerError> =>
+): Either.Either<ScrapePlan, BadRequestError | ScrapeActionsNotSupportedError> =>
   Either.gen(function*() {
     const url = yield* normalizeRequestUrl(request.url)
     const formats = request.formats ?? ["markdown"]

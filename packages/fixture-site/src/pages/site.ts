@@ -2,8 +2,10 @@
  * A generated site for crawl and map tests: `/site/{i}` for i in [0, pages), each linking to the
  * next page (so all are reachable from `/site/0`), to two pseudo-random pages chosen by a fixed
  * formula, to its parent `i/2`, back to `/site`, to a fragment of itself and to one external
- * URL. Deterministic: the same `pages` always gives the same graph. `/site` is the index,
- * `/sitemap.xml` lists every page and `/robots.txt` disallows `/private` and names the sitemap.
+ * URL; every tenth page also links to `/site/members/{i}`, which robots.txt disallows.
+ * Deterministic: the same `pages` always gives the same graph. `/site` is the index,
+ * `/sitemap.xml` lists every page and `/robots.txt` disallows `/private` and `/site/members`
+ * and names the sitemap.
  */
 import { escapeHtml, page, route, send, sendHtml } from "../http.js"
 
@@ -22,7 +24,7 @@ const sitePage = (i: number, pages: number): string => {
     `<nav><a href="/site">Index</a> · <a href="#content">Skip</a></nav>
 <main id="content"><h1>Site page ${i}</h1>
 <p>Page ${i} of ${pages}. Its number squared is ${i * i}; its lucky word is ${escapeHtml(["apple", "birch", "cedar", "dune", "ember"][i % 5] ?? "")}.</p>
-<ul>${links}</ul>
+<ul>${links}</ul>${i % 10 === 0 ? `<p><a href="/site/members/${i}">Members only</a></p>` : ""}
 <p>Elsewhere: <a href="https://external.example.com/from/${i}">an external page</a>.</p></main>`
   )
 }
@@ -39,8 +41,9 @@ export const siteRoutes = (pages: number) => [
     if (i >= pages) return sendHtml(res, page("Not found", "<h1>No such page</h1>"), 404)
     sendHtml(res, sitePage(i, pages))
   }),
+  route(/^\/site\/members\/(\d+)$/, ({ res }) => sendHtml(res, page("Members", "<h1>Members only</h1><p>Robots may not read this.</p>"))),
   route(/^\/private(\/.*)?$/, ({ res }) => sendHtml(res, page("Private", "<h1>Robots may not read this</h1>"))),
   route(/^\/sitemap\.xml$/, ({ res, base }) => send(res, 200, { "content-type": "application/xml" }, sitemap(base, pages))),
   route(/^\/robots\.txt$/, ({ res, base }) =>
-    send(res, 200, { "content-type": "text/plain" }, `User-agent: *\nDisallow: /private\n\nSitemap: ${base}/sitemap.xml\n`))
+    send(res, 200, { "content-type": "text/plain" }, `User-agent: *\nDisallow: /private\nDisallow: /site/members\n\nSitemap: ${base}/sitemap.xml\n`))
 ]
