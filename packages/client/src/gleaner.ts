@@ -16,19 +16,65 @@ import {
   Usage,
   Accounts,
   BadRequestError,
+  BatchScraper,
+  BatchScrapeRequest,
+  Crawler,
+  CrawlRequest,
   type Document,
+  Mapper,
+  MapRequest,
+  type PageJobStatus,
   ScrapeRequest,
   Scraper,
   Store
 } from "@gleaner/core"
 import { UndiciFetcher } from "@gleaner/fetch-undici"
 import { storeLayerFromUrl } from "@gleaner/store-sql"
-import { toClientError } from "./client-error.js"
+import { GleanerClientError, toClientError } from "./client-error.js"
 
 /** Options of `scrape`: the body of `POST /v2/scrape` without `url` (formats, onlyMainContent, …). */
 export type ScrapeOptions = Omit<typeof ScrapeRequest.Encoded, "url">
 
 const decodeScrapeRequest = Schema.decodeUnknown(ScrapeRequest, { errors: "all", onExcessProperty: "error" })
+
+/** Options of `crawl`/`startCrawl`: the body of `POST /v2/crawl` without `url`. */
+export type CrawlOptions = Omit<typeof CrawlRequest.Encoded, "url">
+const decodeCrawlRequest = Schema.decodeUnknown(CrawlRequest, { errors: "all", onExcessProperty: "error" })
+
+/** Options of `batchScrape`/`startBatchScrape`, shaped as the SDK's. */
+export interface BatchScrapeOptions {
+  readonly options?: ScrapeOptions
+  readonly webhook?: typeof BatchScrapeRequest.Encoded["webhook"]
+  readonly appendToId?: string
+  readonly ignoreInvalidURLs?: boolean
+  readonly maxConcurrency?: number
+  readonly zeroDataRetention?: boolean
+}
+const decodeBatchRequest = Schema.decodeUnknown(BatchScrapeRequest, { errors: "all", onExcessProperty: "error" })
+
+/** Options of `map`: the body of `POST /v2/map` without `url` (search, sitemap, limit, …). */
+export type MapOptions = Omit<typeof MapRequest.Encoded, "url">
+const decodeMapRequest = Schema.decodeUnknown(MapRequest, { errors: "all", onExcessProperty: "error" })
+
+/** How a finished-or-not job looks through the SDK (`getCrawlStatus`, `getBatchScrapeStatus`). */
+export interface JobStatus {
+  readonly id: string
+  readonly status: PageJobStatus["status"]
+  readonly completed: number
+  readonly total: number
+  readonly creditsUsed: number
+  readonly expiresAt: string
+  readonly next: null
+  readonly data: ReadonlyArray<Document>
+}
+
+/** Waiting for a job: how often to look (seconds, default 0.25) and for how long at most. */
+export interface WaitOptions {
+  readonly pollInterval?: number
+  readonly timeout?: number
+}
+
+const invalid = (what: string) => (e: { readonly message: string }) => new BadRequestError({ message: `Invalid ${what}: ${e.message}` })
 
 export interface OpenOptions {
   /** A SQLite file path, `:memory:`, or a `postgres://` URL. Default: `gleaner.db` in `dataDir`. */
@@ -132,6 +178,119 @@ export class Gleaner {
   /** Queued and running jobs of the team. */
   getQueueStatus() {
     return this.run(Effect.flatMap(Usage, (u) => u.queueStatus(this.team)))
+  }
+
+  /** Starts a crawl job (`POST /v2/crawl`); its pages are fetched by this process's workers. */
+  async startCrawl(url: string, options: CrawlOptions = {}): Promise<{ readonly id: string }> {
+    const auth = { team: this.team, apiKeyId: null }
+    const { id } = await this.run(Effect.gen(function*() {
+      const request = yield* decodeCrawlRequest({ ...options, url }).pipe(Effect.mapError(invalid("crawl options")))
+      return yield* (yield* Crawler).start(auth, request)
+    }))
+    return { id }
+  }
+
+  /** A crawl's status with every document so far (all pages, as the SDK's auto-pagination). */
+  getCrawlStatus(id: string): Promise<JobStatus> {
+    return this.allPages(id, (skip) => Effect.flatMap(Crawler, (c) => c.status(this.team.id, id, { skip, limit: 1000 })))
+  }
+
+  /** Starts a crawl and waits for it to end; the final status with every document. */
+  async crawl(url: string, options: CrawlOptions & WaitOptions = {}): Promise<JobStatus> {
+    const { pollInterval, timeout, ...crawlOptions } = options
+    const { id } = await this.startCrawl(url, crawlOptions)
+    return this.waitFor(id, () => this.getCrawlStatus(id), { pollInterval, timeout })
+  }
+
+  /** Cancels a crawl; true once it is cancelled. */
+  async cancelCrawl(id: string): Promise<boolean> {
+    const { status } = await this.run(Effect.flatMap(Crawler, (c) => c.cancel(this.team.id, id)))
+    return status === "cancelled"
+  }
+
+  /** Failed pages and robots.txt-blocked URLs of a crawl. */
+  getCrawlErrors(id: string) {
+    return this.run(Effect.flatMap(Crawler, (c) => c.errors(this.team.id, id)))
+  }
+
+  /** The team's queued and running crawls. */
+  async getActiveCrawls() {
+    const crawls = await this.run(Effect.flatMap(Crawler, (c) => c.active(this.team.id)))
+    return { success: true as const, crawls }
+  }
+
+  /** The crawl options a natural-language prompt would set. */
+  async crawlParamsPreview(url: string, prompt: string) {
+    const { data, warning } = await this.run(Effect.flatMap(Crawler, (c) => c.paramsPreview(url, prompt)))
+    return { ...data, warning }
+  }
+
+  /** The site's URLs from its sitemaps and links (`POST /v2/map`), ranked by `search` when given. */
+  map(url: string, options: MapOptions = {}) {
+    const auth = { team: this.team, apiKeyId: null }
+    return this.run(Effect.gen(function*() {
+      const request = yield* decodeMapRequest({ ...options, url }).pipe(Effect.mapError(invalid("map options")))
+      return yield* (yield* Mapper).map(auth, request)
+    }))
+  }
+
+  /** Starts a batch scrape (`POST /v2/batch/scrape`); invalid URLs are dropped and listed. */
+  async startBatchScrape(urls: ReadonlyArray<string>, options: BatchScrapeOptions = {}) {
+    const auth = { team: this.team, apiKeyId: null }
+    const { options: scrapeOptions, ...rest } = options
+    return this.run(Effect.gen(function*() {
+      const request = yield* decodeBatchRequest({ ...scrapeOptions, ...rest, urls }).pipe(Effect.mapError(invalid("batch scrape options")))
+      return yield* (yield* BatchScraper).start(auth, request)
+    }))
+  }
+
+  getBatchScrapeStatus(id: string): Promise<JobStatus> {
+    return this.allPages(id, (skip) => Effect.flatMap(BatchScraper, (b) => b.status(this.team.id, id, { skip, limit: 1000 })))
+  }
+
+  /** Starts a batch scrape and waits for it to end. */
+  async batchScrape(urls: ReadonlyArray<string>, options: BatchScrapeOptions & WaitOptions = {}): Promise<JobStatus> {
+    const { pollInterval, timeout, ...batchOptions } = options
+    const { id } = await this.startBatchScrape(urls, batchOptions)
+    return this.waitFor(id, () => this.getBatchScrapeStatus(id), { pollInterval, timeout })
+  }
+
+  async cancelBatchScrape(id: string): Promise<boolean> {
+    const { status } = await this.run(Effect.flatMap(BatchScraper, (b) => b.cancel(this.team.id, id)))
+    return status === "cancelled"
+  }
+
+  getBatchScrapeErrors(id: string) {
+    return this.run(Effect.flatMap(BatchScraper, (b) => b.errors(this.team.id, id)))
+  }
+
+  private async allPages(
+    id: string,
+    page: (skip: number) => Effect.Effect<PageJobStatus, unknown, Services>
+  ): Promise<JobStatus> {
+    const first = await this.run(page(0))
+    const data = [...first.data]
+    for (let next = first.nextSkip; next !== undefined && next > 0;) {
+      const more = await this.run(page(next))
+      if (more.data.length === 0) break
+      data.push(...more.data)
+      next = more.nextSkip
+    }
+    const { status, completed, total, creditsUsed, expiresAt } = first
+    return { id, status, completed, total, creditsUsed, expiresAt, next: null, data }
+  }
+
+  private async waitFor(id: string, look: () => Promise<JobStatus>, options: { readonly pollInterval?: number | undefined; readonly timeout?: number | undefined }): Promise<JobStatus> {
+    const started = Date.now()
+    const everyMs = Math.max(50, (options.pollInterval ?? 0.25) * 1000)
+    for (;;) {
+      const status = await look()
+      if (status.status !== "scraping") return status
+      if (options.timeout !== undefined && Date.now() - started > options.timeout * 1000) {
+        throw new GleanerClientError(`Job ${id} did not finish within ${options.timeout} s`, 408, "JOB_TIMEOUT", undefined)
+      }
+      await new Promise((resolve) => setTimeout(resolve, everyMs))
+    }
   }
 
   /** Stops the workers (running jobs get their grace period) and closes the store. */

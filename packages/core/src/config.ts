@@ -129,6 +129,27 @@ export const settings = {
     "On SIGTERM, how long running jobs may finish before they are released back to the queue.",
     (n) => Config.integer(n).pipe(Config.withDefault(20))
   ),
+  webhookRetrySeconds: setting(
+    "GLEANER_WEBHOOK_RETRY_SECONDS",
+    "60,300,900",
+    "Delays before each retry of a webhook delivery that failed, in seconds, comma-separated; after the last one it is given up (empty: no retries).",
+    (n) =>
+      Config.array(Config.string(), n).pipe(
+        Config.map((list) => list.map((d) => d.trim()).filter((d) => d.length > 0)),
+        Config.validate({
+          message: "GLEANER_WEBHOOK_RETRY_SECONDS must be a comma-separated list of non-negative numbers of seconds",
+          validation: (list) => list.every((d) => /^\d+(\.\d+)?$/.test(d))
+        }),
+        Config.map((list): ReadonlyArray<number> => list.map(Number)),
+        Config.withDefault<ReadonlyArray<number>>([60, 300, 900])
+      )
+  ),
+  webhookPollMs: setting(
+    "GLEANER_WEBHOOK_POLL_MS",
+    "1000",
+    "How often the webhook sender looks for due deliveries (and retries), in milliseconds.",
+    (n) => Config.integer(n).pipe(Config.validate({ message: "must be ≥ 10", validation: (v) => v >= 10 }), Config.withDefault(1000))
+  ),
   logLevel: setting("GLEANER_LOG_LEVEL", "info", "Minimum log level: trace, debug, info, warning, error, none.", (n) =>
     Config.literal("trace", "debug", "info", "warning", "error", "none")(n).pipe(
       Config.withDefault("info" as const),

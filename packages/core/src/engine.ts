@@ -9,19 +9,25 @@ import { Plans } from "./billing/plans.js"
 import { RateLimiter } from "./billing/rate-limiter.js"
 import { TeamConcurrency } from "./billing/team-concurrency.js"
 import { Usage } from "./billing/usage.js"
+import { BatchScraper } from "./batch/batch-scraper.js"
 import { Crawler } from "./crawl/crawler.js"
+import { Mapper } from "./map/mapper.js"
 import { JobHandlers } from "./jobs/handlers.js"
 import { JobQueue } from "./jobs/job-queue.js"
+import { PageJobs } from "./jobs/page-jobs.js"
+import { RetentionSweeperLive } from "./jobs/retention.js"
 import { WorkersLive } from "./jobs/workers.js"
 import { Scraper } from "./scrape/scraper.js"
+import { WebhookDeliveryLive } from "./webhooks/delivery.js"
+import { Webhooks } from "./webhooks/webhooks.js"
 
-const base = Layer.mergeAll(Accounts.Default, Billing.Default, RateLimiter.Default, JobQueue.Default, TeamConcurrency.Default)
+const base = Layer.mergeAll(Accounts.Default, Billing.Default, RateLimiter.Default, JobQueue.Default, TeamConcurrency.Default, Webhooks.Default)
 
-export type EngineServices = Accounts | Billing | RateLimiter | JobQueue | TeamConcurrency | Usage | Plans | Scraper | Crawler
+export type EngineServices = Accounts | Billing | RateLimiter | JobQueue | TeamConcurrency | Usage | Plans | Scraper | PageJobs | Crawler | BatchScraper | Webhooks | Mapper
 
 /** Every engine service; no background work. Needs the Store, the Fetcher and GleanerConfig. */
-export const EngineLive = Crawler.Default.pipe(
-  Layer.provideMerge(Layer.mergeAll(Usage.Default, Scraper.Default)),
+export const EngineLive = Layer.mergeAll(Crawler.Default, BatchScraper.Default, Mapper.Default).pipe(
+  Layer.provideMerge(Layer.mergeAll(Usage.Default, Scraper.Default, PageJobs.Default)),
   Layer.provideMerge(base),
   Layer.provideMerge(Plans.fromConfig)
 )
@@ -29,8 +35,13 @@ export const EngineLive = Crawler.Default.pipe(
 /** The handler of every job kind the engine knows (capabilities add theirs here). */
 export const EngineJobHandlers = Layer.effect(
   JobHandlers,
-  Effect.map(Crawler, (crawler) => new Map([[crawler.handler.kind, crawler.handler]]))
+  Effect.gen(function*() {
+    const handlers = [(yield* Crawler).handler, (yield* BatchScraper).handler]
+    return new Map(handlers.map((handler) => [handler.kind, handler]))
+  })
 )
 
-/** The engine plus worker fibers processing jobs for as long as the layer lives. */
-export const EngineWithWorkersLive = WorkersLive.pipe(Layer.provide(EngineJobHandlers), Layer.provideMerge(EngineLive))
+/** The engine plus worker fibers processing jobs, and the webhook sender, for as long as the layer lives. */
+export const EngineWithWorkersLive = Layer.mergeAll(WorkersLive.pipe(Layer.provide(EngineJobHandlers)), WebhookDeliveryLive, RetentionSweeperLive).pipe(
+  Layer.provideMerge(EngineLive)
+)

@@ -44,7 +44,7 @@ export const errorCatalogue = {
   SCRAPE_RETRY_LIMIT: entry(500),
   SCRAPE_SITEMAP_ERROR: entry(500, "retry"),
   CRAWL_DENIAL: entry(403),
-  MAP_TIMEOUT: entry(408, "retry"),
+  MAP_TIMEOUT: entry(408),
   MAP_FAILED: entry(500, "retry"),
   UNSAFE_ADDRESS: entry(403),
   // lower case on purpose: upstream sends it so
@@ -185,6 +185,14 @@ export class UnsafeDomainError extends Schema.TaggedError<UnsafeDomainError>()(
   coded("unsafe_domain_blocked")
 ) {}
 
+// --- Map ------------------------------------------------------------------------------------
+
+/** A map did not finish within the request's `timeout`; asking again with the same deadline will not help. */
+export class MapTimeoutError extends Schema.TaggedError<MapTimeoutError>()(
+  "MapTimeoutError",
+  coded("MAP_TIMEOUT")
+) {}
+
 /** Every Gleaner error class, for encoding errors into job rows and decoding them back. */
 export const GleanerError = Schema.Union(
   BadRequestError,
@@ -208,7 +216,8 @@ export const GleanerError = Schema.Union(
   ScrapeLockdownCacheMissError,
   ScrapeActionsNotSupportedError,
   UnsafeAddressError,
-  UnsafeDomainError
+  UnsafeDomainError,
+  MapTimeoutError
 )
 export type GleanerError = typeof GleanerError.Type
 

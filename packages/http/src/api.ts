@@ -7,6 +7,8 @@ import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "
 import { Schema } from "effect"
 import {
   ActiveCrawlsResponse,
+  BatchScrapeRequest,
+  BatchScrapeStartResponse,
   CancelResponse,
   ConcurrencyCheckResponse,
   CrawlRequest,
@@ -14,6 +16,8 @@ import {
   CrawlStatusResponse,
   JobErrorsResponse,
   JobStatusParams,
+  MapRequest,
+  MapResponse,
   ParamsPreviewRequest,
   ParamsPreviewResponse,
   ScrapeRequest,
@@ -143,11 +147,51 @@ export class CrawlGroup extends HttpApiGroup.make("crawl")
   .annotateContext(OpenApi.annotations({ title: "Crawl", description: "Whole sites as durable jobs" }))
 {}
 
+export class BatchScrapeGroup extends HttpApiGroup.make("batchScrape")
+  .add(
+    HttpApiEndpoint.post("startBatchScrape", "/batch/scrape")
+      .setPayload(BatchScrapeRequest)
+      .addSuccess(BatchScrapeStartResponse)
+      .addError(Errors.InsufficientCredits)
+      .addError(Errors.ScrapeActionsNotSupported)
+      .annotate(RateBucket, "scrape")
+  )
+  .add(
+    HttpApiEndpoint.get("batchScrapeStatus")`/batch/scrape/${jobId}`
+      .setUrlParams(JobStatusParams)
+      .addSuccess(CrawlStatusResponse)
+      .annotate(RateBucket, "crawlStatus")
+  )
+  .add(HttpApiEndpoint.del("cancelBatchScrape")`/batch/scrape/${jobId}`.addSuccess(CancelResponse).annotate(RateBucket, "crawlStatus"))
+  .add(HttpApiEndpoint.get("batchScrapeErrors")`/batch/scrape/${jobId}/errors`.addSuccess(JobErrorsResponse).annotate(RateBucket, "crawlStatus"))
+  .middleware(Authentication)
+  .prefix(V2)
+  .annotateContext(OpenApi.annotations({ title: "Batch scrape", description: "Many URLs with one set of options, as a durable job" }))
+{}
+
+export class MapGroup extends HttpApiGroup.make("map")
+  .add(
+    HttpApiEndpoint.post("map", "/map")
+      .setPayload(MapRequest)
+      .addSuccess(MapResponse)
+      .addError(Errors.InsufficientCredits)
+      .addError(Errors.MapTimeout)
+      .addError(Errors.UnsafeAddress)
+      .addError(Errors.UnsafeDomain)
+      .annotate(RateBucket, "map")
+  )
+  .middleware(Authentication)
+  .prefix(V2)
+  .annotateContext(OpenApi.annotations({ title: "Map", description: "The URLs of a site, from its sitemaps and links, without scraping them" }))
+{}
+
 export class GleanerApi extends HttpApi.make("gleaner")
   .add(HealthGroup)
   .add(TeamGroup)
   .add(ScrapeGroup)
   .add(CrawlGroup)
+  .add(MapGroup)
+  .add(BatchScrapeGroup)
   .addError(Errors.BadRequest)
   .addError(Errors.Internal)
   // what any engine call may fail with (the Fetcher's errors reach several endpoints)
@@ -158,6 +202,8 @@ export class GleanerApi extends HttpApi.make("gleaner")
   .addError(Errors.PayloadTooLarge)
   .addError(Errors.QueueFull)
   .addError(Errors.ServiceUnavailable)
+  // a GleanerError too, so every engine call is typed to possibly fail with it
+  .addError(Errors.MapTimeout)
   .annotateContext(OpenApi.annotations({
     title: "Gleaner (Firecrawl v2 compatible)",
     version: packageVersion,

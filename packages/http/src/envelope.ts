@@ -16,6 +16,7 @@ import {
   InsufficientCreditsError,
   InternalError,
   InvalidJsonError,
+  MapTimeoutError,
   NotFoundError,
   PayloadTooLargeError,
   QueueFullError,
@@ -119,5 +120,6 @@ export const Errors = {
     (e) => new ScrapeActionsNotSupportedError(props(e))
   ),
   UnsafeAddress: wire(UnsafeAddressError, "UNSAFE_ADDRESS", (e) => new UnsafeAddressError(props(e))),
-  UnsafeDomain: wire(UnsafeDomainError, "unsafe_domain_blocked", (e) => new UnsafeDomainError(props(e)))
+  UnsafeDomain: wire(UnsafeDomainError, "unsafe_domain_blocked", (e) => new UnsafeDomainError(props(e))),
+  MapTimeout: wire(MapTimeoutError, "MAP_TIMEOUT", (e) => new MapTimeoutError(props(e)))
 } as const

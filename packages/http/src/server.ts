@@ -32,7 +32,9 @@ import { GleanerApi, V2 } from "./api.js"
 import { authenticationLayer } from "./auth.js"
 import { errorMiddleware, type ErrorMiddlewareOptions } from "./errors.js"
 import { HealthLive } from "./handlers/health.js"
+import { BatchScrapeLive } from "./handlers/batch-scrape.js"
 import { CrawlLive } from "./handlers/crawl.js"
+import { MapLive } from "./handlers/map.js"
 import { ScrapeLive } from "./handlers/scrape.js"
 import { TeamLive } from "./handlers/team.js"
 
@@ -73,7 +75,7 @@ export const serveApi = <Id extends string, Groups extends HttpApiGroup.HttpApiG
 export const HttpApiLive: Layer.Layer<HttpApi.Api, never, EngineServices | GleanerConfig> = HttpApiBuilder.api(
   GleanerApi
 ).pipe(
-  Layer.provide([HealthLive, TeamLive, ScrapeLive, CrawlLive]),
+  Layer.provide([HealthLive, TeamLive, ScrapeLive, CrawlLive, MapLive, BatchScrapeLive]),
   Layer.provide(authenticationLayer(GleanerApi))
 )
 

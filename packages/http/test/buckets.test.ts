@@ -35,7 +35,12 @@ describe("rate-limit buckets", () => {
       "GET /v2/crawl/ongoing": "crawlStatus",
       "GET /v2/crawl/:jobId": "crawlStatus",
       "DELETE /v2/crawl/:jobId": "crawlStatus",
-      "GET /v2/crawl/:jobId/errors": "crawlStatus"
+      "GET /v2/crawl/:jobId/errors": "crawlStatus",
+      "POST /v2/map": "map",
+      "POST /v2/batch/scrape": "scrape",
+      "GET /v2/batch/scrape/:jobId": "crawlStatus",
+      "DELETE /v2/batch/scrape/:jobId": "crawlStatus",
+      "GET /v2/batch/scrape/:jobId/errors": "crawlStatus"
     })
   })
 

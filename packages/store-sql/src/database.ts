@@ -23,7 +23,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler
 } from "kysely"
-import type { JobPageStatus, JobStatus } from "@gleaner/core"
+import type { JobPageStatus, JobStatus, WebhookDeliveryStatus } from "@gleaner/core"
 
 /** Epoch milliseconds: BIGINT on Postgres (read back as a string), INTEGER on SQLite. */
 type Millis = ColumnType<number | string, number, number>
@@ -35,6 +35,8 @@ export interface TeamsTable {
   readonly plan: string
   readonly max_concurrency: number
   readonly created_at: Millis
+  /** Set on first use by the webhook sender (migration 0004). */
+  readonly webhook_secret: string | null
 }
 
 export interface ApiKeysTable {
@@ -130,6 +132,22 @@ export interface JobPagesTable {
   readonly finished_at: NullableMillis
 }
 
+export interface WebhookOutboxTable {
+  readonly id: string
+  readonly team_id: string
+  readonly url: string
+  /** JSON object of header names to values. */
+  readonly headers: string
+  readonly body: string
+  readonly event: string
+  readonly attempts: number
+  readonly next_attempt_at: Millis
+  readonly status: WebhookDeliveryStatus
+  readonly last_error: string | null
+  readonly created_at: Millis
+  readonly delivered_at: NullableMillis
+}
+
 export interface Database {
   readonly job_pages: JobPagesTable
   readonly documents: DocumentsTable
@@ -140,6 +158,7 @@ export interface Database {
   readonly ledger: LedgerTable
   readonly rate_limits: RateLimitsTable
   readonly jobs: JobsTable
+  readonly webhook_outbox: WebhookOutboxTable
 }
 
 export type Dialect = "sqlite" | "pg"

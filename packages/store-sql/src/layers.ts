@@ -21,6 +21,7 @@ import { makeDocuments, makePageCache, makeSnapshots } from "./pages.js"
 import { migrationName, migrationsLoader } from "./migrations.js"
 import { makeRateLimits } from "./rate-limits.js"
 import { makeTeams } from "./teams.js"
+import { makeWebhooks } from "./webhooks.js"
 
 /** Why a Store layer could not start: the database is unreachable or a migration failed. */
 export type StoreLayerError = SqlError.SqlError | Migrator.MigrationError
@@ -38,7 +39,8 @@ const storeOn = (dialect: Dialect): Layer.Layer<Store, never, SqlClient.SqlClien
         jobPages: makeJobPages(db),
         documents: makeDocuments(db),
         pageCache: makePageCache(db),
-        snapshots: makeSnapshots(db)
+        snapshots: makeSnapshots(db),
+        webhooks: makeWebhooks(db)
       }))
   )
 

@@ -138,11 +138,37 @@ const jobPages = Effect.gen(function*() {
   yield* sql`CREATE INDEX jobs_created_idx ON jobs (created_at)`
 })
 
+/** The webhook outbox and each team's signing secret. */
+const webhooks = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const ms = sql.literal(sql.onDialectOrElse({ pg: () => "BIGINT", orElse: () => "INTEGER" }))
+
+  yield* sql`CREATE TABLE webhook_outbox (
+    id TEXT PRIMARY KEY,
+    team_id TEXT NOT NULL REFERENCES teams (id),
+    url TEXT NOT NULL,
+    headers TEXT NOT NULL,
+    body TEXT NOT NULL,
+    event TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at ${ms} NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+    last_error TEXT,
+    created_at ${ms} NOT NULL,
+    delivered_at ${ms}
+  )`
+  // Senders look for pending rows by due time; purging looks for old settled ones.
+  yield* sql`CREATE INDEX webhook_outbox_due_idx ON webhook_outbox (status, next_attempt_at)`
+  yield* sql`CREATE INDEX webhook_outbox_created_idx ON webhook_outbox (created_at)`
+  yield* sql`ALTER TABLE teams ADD COLUMN webhook_secret TEXT`
+})
+
 /** Every migration, keyed `NNNN_name`; the number is the id the Migrator records. */
 export const migrations = {
   "0001_foundation": foundation,
   "0002_scrape": scrape,
-  "0003_job_pages": jobPages
+  "0003_job_pages": jobPages,
+  "0004_webhooks": webhooks
 } as const
 
 export const migrationsLoader: Migrator.Loader = Migrator.fromRecord(migrations)

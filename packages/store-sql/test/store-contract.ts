@@ -10,6 +10,7 @@ import { makeTeam, T0, uid } from "./contract-fixtures.js"
 import { jobsContract } from "./job-contract.js"
 import { jobPagesContract } from "./job-pages-contract.js"
 import { pagesContract } from "./pages-contract.js"
+import { webhooksContract } from "./webhooks-contract.js"
 
 export const storeContract = (name: string, makeLayer: () => Layer.Layer<Store, unknown>) =>
   layer(makeLayer(), { excludeTestServices: true, timeout: "60 seconds" })(name, (it) => {
@@ -143,4 +144,5 @@ export const storeContract = (name: string, makeLayer: () => Layer.Layer<Store, 
     jobsContract(it)
     pagesContract(it)
     jobPagesContract(it)
+    webhooksContract(it)
   })

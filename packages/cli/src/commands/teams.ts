@@ -1,9 +1,9 @@
 /**
- * `gleaner teams create|list`: teams and their plans.
+ * `gleaner teams create|list|secret`: teams, their plans and their webhook signing secrets.
  */
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect } from "effect"
-import { Accounts, GleanerConfig } from "@gleaner/core"
+import { Accounts, DEFAULT_TEAM, GleanerConfig, Webhooks } from "@gleaner/core"
 import { AdminLive } from "../layers.js"
 import { iso, printJson, printTable } from "../output.js"
 
@@ -44,7 +44,26 @@ const list = Command.make("list", { json }, ({ json }) =>
     })))
   }).pipe(Effect.provide(AdminLive))).pipe(Command.withDescription("List teams"))
 
+const secret = Command.make(
+  "secret",
+  {
+    team: Options.text("team").pipe(Options.withDescription("Team name or id"), Options.withDefault(DEFAULT_TEAM)),
+    rotate: Options.boolean("rotate").pipe(
+      Options.withDescription("Replace the secret with a new one (webhooks still queued are signed with the new one)")
+    ),
+    json
+  },
+  ({ json, rotate, team }) =>
+    Effect.gen(function*() {
+      const found = yield* (yield* Accounts).findTeam(team)
+      const webhooks = yield* Webhooks
+      const value = rotate ? yield* webhooks.rotateSecret(found.id) : yield* webhooks.secret(found.id)
+      if (json) return yield* printJson({ team: found.name, secret: value })
+      yield* Console.log(`Webhook signing secret of team "${found.name}"${rotate ? " (new)" : ""}:\n  ${value}`)
+    }).pipe(Effect.provide(AdminLive))
+).pipe(Command.withDescription("Print the team's webhook signing secret (made on first use)"))
+
 export const teams = Command.make("teams").pipe(
   Command.withDescription("Manage teams"),
-  Command.withSubcommands([create, list])
+  Command.withSubcommands([create, list, secret])
 )

@@ -9,9 +9,11 @@
  * scrapeOptions, add the links that are in scope (robots.txt-blocked ones are recorded as such),
  * settle the page. It ends when the queue is empty and nothing is in flight.
  */
-import { Cause, Clock, Effect, Queue, Ref, Schema } from "effect"
+import { Clock, Effect, Schema } from "effect"
 import type { AuthContext } from "../accounts/accounts.js"
-import { type GleanerError, InternalError } from "../errors.js"
+import { InternalError } from "../errors.js"
+import type { JobNotifier } from "../jobs/job-webhooks.js"
+import { type PoolPage, runPagePool } from "../jobs/page-pool.js"
 import type { Fetcher } from "../ports/fetcher.js"
 import type { Job, NewJobPage, StoreService, Team } from "../ports/store.js"
 import { CrawlRequest } from "../schema/crawl.js"
@@ -38,16 +40,11 @@ export const CrawlPayload = Schema.Struct({
 })
 
 export interface CrawlDeps {
+  readonly notify: JobNotifier
   readonly store: StoreService
   readonly fetcher: Fetcher["Type"]
   readonly scraper: Scraper
   readonly maxPageBytes: number
-}
-
-interface Pending {
-  readonly key: string
-  readonly url: string
-  readonly depth: number
 }
 
 const encodeDocument = (document: Document): string => JSON.stringify(document)
@@ -197,17 +194,9 @@ export const runCrawl = (deps: CrawlDeps, job: Job, team: Team, request: CrawlRe
       accepted = counts.pending + counts.done + counts.failed
     }
 
-    const pending = yield* store.jobPages.pending(job.id, Number.MAX_SAFE_INTEGER)
-    if (pending.length === 0) return { pages: accepted }
-
     const { formats, userWantsLinks } = withLinks(request)
-    const queue = yield* Queue.unbounded<Pending | null>()
-    yield* Queue.offerAll(queue, pending.map((p) => ({ key: p.key, url: p.url, depth: p.depth })))
-    const outstanding = yield* Ref.make(pending.length)
-    const workers = pageConcurrency(request, team)
-    const delay = request.delay
 
-    const scrapePage = (page: Pending) =>
+    const scrapePage = (page: PoolPage) =>
       Effect.gen(function*() {
         const document = yield* scraper.scrape(auth, {
           ...request.scrapeOptions,
@@ -223,43 +212,20 @@ export const runCrawl = (deps: CrawlDeps, job: Job, team: Team, request: CrawlRe
         }
         // with `sitemap: "only"` the sitemap is the whole list: links are not followed
         const added = request.sitemap === "only" ? [] : yield* admit(found)
-        yield* store.jobPages.settle(job.id, page.key, {
-          status: "done",
-          document: encodeDocument(userWantsLinks ? document : withoutLinks)
-        }, yield* Clock.currentTimeMillis)
+        const result = userWantsLinks ? document : withoutLinks
+        const settled = yield* store.jobPages.settle(job.id, page.key, { status: "done", document: encodeDocument(result) }, yield* Clock.currentTimeMillis)
+        if (settled) yield* deps.notify.page(result)
         return added
       })
 
-    const failPage = (page: Pending, error: GleanerError) =>
-      Effect.as(
-        Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          store.jobPages.settle(job.id, page.key, { status: "failed", error: errorJson(error.code, error.message) }, now)),
-        []
-      )
-
-    const processPage = (page: Pending) =>
-      scrapePage(page).pipe(
-        Effect.catchAll((error) => failPage(page, error)),
-        Effect.catchAllDefect((defect) =>
-          Effect.zipRight(
-            Effect.logError("crawl page failed", { jobId: job.id, url: page.url, defect: Cause.pretty(Cause.die(defect)) }),
-            failPage(page, new InternalError({ message: "Internal error while scraping this page" }))
-          ))
-      )
-
-    const worker: Effect.Effect<void> = Effect.gen(function*() {
-      for (;;) {
-        const page = yield* Queue.take(queue)
-        if (page === null) return
-        const added = yield* processPage(page)
-        if (delay !== undefined) yield* Effect.sleep(delay * 1000)
-        yield* Ref.update(outstanding, (n) => n + added.length)
-        if (added.length > 0) yield* Queue.offerAll(queue, added)
-        const left = yield* Ref.updateAndGet(outstanding, (n) => n - 1)
-        if (left === 0) yield* Queue.offerAll(queue, Array.from({ length: workers }, () => null))
-      }
+    yield* runPagePool({
+      store,
+      jobId: job.id,
+      workers: pageConcurrency(request, team),
+      ...(request.delay === undefined ? {} : { delayMs: request.delay * 1000 }),
+      process: scrapePage,
+      onFailed: (page, error) => deps.notify.pageFailed(page.url, error.message)
     })
-
-    yield* Effect.all(Array.from({ length: workers }, () => worker), { concurrency: "unbounded", discard: true })
+    yield* deps.notify.completed
     return { pages: accepted }
   })

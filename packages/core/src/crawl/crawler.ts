@@ -8,42 +8,22 @@ import type { AuthContext } from "../accounts/accounts.js"
 import { Billing } from "../billing/billing.js"
 import { type PlanFeature, Plans } from "../billing/plans.js"
 import { GleanerConfig } from "../config.js"
-import { BadRequestError, ConflictError, messages, NotFoundError } from "../errors.js"
+import { BadRequestError, NotFoundError } from "../errors.js"
 import { decodePayload, type JobHandler } from "../jobs/handlers.js"
 import { JobQueue } from "../jobs/job-queue.js"
+import { jobNotifier } from "../jobs/job-webhooks.js"
+import { iso, PageJobs, type StatusPage } from "../jobs/page-jobs.js"
 import { Fetcher } from "../ports/fetcher.js"
-import { type Job, type JobPage, Store } from "../ports/store.js"
-import type { CrawlRequest, JobErrorsResponse } from "../schema/crawl.js"
-import { Document } from "../schema/document.js"
+import { Store } from "../ports/store.js"
+import type { CrawlRequest } from "../schema/crawl.js"
 import { planScrape } from "../scrape/plan.js"
 import { Scraper } from "../scrape/scraper.js"
 import { normalizeRequestUrl } from "../scrape/url.js"
+import { Webhooks } from "../webhooks/webhooks.js"
 import { CrawlPayload, runCrawl, scopeOf } from "./crawl-run.js"
 import { paramsFromPrompt } from "./prompt-params.js"
 
 export const CRAWL_KIND = "crawl"
-
-/** A status page holds at most this much document JSON (the one crossing it is left for the next page). */
-const maxStatusBytes = 10 * 1024 * 1024
-const defaultStatusLimit = 100
-
-const robotsWarning =
-  "One or more pages were unable to be crawled because the robots.txt file prevented this. Please use the /scrape endpoint instead."
-
-const decodeDocument = Schema.decodeUnknown(Schema.parseJson(Document))
-const ProblemJson = Schema.parseJson(Schema.Struct({ code: Schema.optional(Schema.String), error: Schema.String }))
-const decodeProblem = Schema.decodeUnknownOption(ProblemJson)
-
-type CrawlState = "scraping" | "completed" | "cancelled" | "failed"
-
-/** A crawl asked to stop reads as cancelled at once, while its worker winds down. */
-const stateOf = (job: Job): CrawlState =>
-  job.status === "completed" ? "completed"
-  : job.status === "failed" ? "failed"
-  : job.status === "cancelled" || job.cancelRequested ? "cancelled"
-  : "scraping"
-
-const iso = (ms: number) => new Date(ms).toISOString()
 
 /** The crawler options a request shows in `/v2/crawl/active` (and `finalCrawlerOptions`). */
 const crawlerOptionsOf = (request: CrawlRequest) => ({
@@ -78,22 +58,6 @@ const mergePrompt = (request: CrawlRequest): { readonly request: CrawlRequest; r
   return { request: { ...generated, ...request }, generated, understood }
 }
 
-export interface CrawlStatus {
-  readonly status: CrawlState
-  readonly completed: number
-  readonly total: number
-  readonly creditsUsed: number
-  readonly expiresAt: string
-  readonly data: ReadonlyArray<Document>
-  /** Where the next page starts, when there is (or may be) one. */
-  readonly nextSkip?: number
-  readonly limit: number
-  readonly createdAt: string
-  readonly completedAt?: string
-  readonly duration?: number
-  readonly warning?: string
-}
-
 export class Crawler extends Effect.Service<Crawler>()("@gleaner/core/Crawler", {
   effect: Effect.gen(function*() {
     const store = yield* Store
@@ -104,14 +68,11 @@ export class Crawler extends Effect.Service<Crawler>()("@gleaner/core/Crawler", 
     const scraper = yield* Scraper
     const fetcher = yield* Fetcher
 
-    const retentionMs = config.retentionDays * 86_400_000
+    const pageJobs = yield* PageJobs
+    const webhooks = yield* Webhooks
 
     /** The team's crawl job: 400 for a malformed id, 404 for another team's or another kind. */
-    const crawlJob = Effect.fn("Crawler.job")(function*(teamId: string, id: string) {
-      const job = yield* queue.get(teamId, id)
-      if (job.kind !== CRAWL_KIND) return yield* new NotFoundError({ message: messages.jobNotFound })
-      return job
-    })
+    const crawlJob = (teamId: string, id: string) => pageJobs.get(teamId, id, CRAWL_KIND)
 
     const start = Effect.fn("Crawler.start")(function*(auth: AuthContext, body: CrawlRequest) {
       const url = yield* normalizeRequestUrl(body.url)
@@ -129,6 +90,7 @@ export class Crawler extends Effect.Service<Crawler>()("@gleaner/core/Crawler", 
         payload: Schema.encodeSync(CrawlPayload)({ url: url.href, apiKeyId: auth.apiKeyId, request }),
         maxAttempts: 5
       })
+      yield* jobNotifier(webhooks, auth.team.id, "crawl", job.id, request.webhook).started
       return {
         id: job.id,
         ...(generated === undefined ? {} : {
@@ -141,66 +103,9 @@ export class Crawler extends Effect.Service<Crawler>()("@gleaner/core/Crawler", 
       }
     })
 
-    const status = Effect.fn("Crawler.status")(function*(teamId: string, id: string, page: { readonly skip?: number | undefined; readonly limit?: number | undefined }) {
-      const job = yield* crawlJob(teamId, id)
-      const skip = page.skip ?? 0
-      const limit = page.limit ?? defaultStatusLimit
-      const counts = yield* store.jobPages.counts(job.id)
-      const rows = yield* store.jobPages.results(job.id, teamId, { offset: skip, limit })
-      const data: Array<Document> = []
-      let bytes = 0
-      for (const row of rows) {
-        bytes += (row.document ?? "").length
-        if (bytes > maxStatusBytes && data.length > 0) break
-        data.push(yield* Effect.orDie(decodeDocument(row.document)))
-      }
-      const state = stateOf(job)
-      const more = skip + data.length < counts.done
-      const nextSkip = more || (state === "scraping" && data.length > 0) ? skip + data.length : undefined
-      const ledger = yield* store.ledger.list(teamId, { jobId: job.id })
-      const creditsUsed = ledger.reduce((sum, entry) => sum + entry.credits, 0)
-      const finished = job.finishedAt
-      return {
-        status: state,
-        completed: counts.done + counts.failed,
-        total: counts.done + counts.failed + counts.pending,
-        creditsUsed,
-        expiresAt: iso(job.createdAt + retentionMs),
-        data,
-        limit,
-        createdAt: iso(job.createdAt),
-        ...(nextSkip === undefined ? {} : { nextSkip }),
-        ...(finished === null ? {} : { completedAt: iso(finished), duration: (finished - job.createdAt) / 1000 }),
-        ...(counts.blocked > 0 && state !== "scraping" ? { warning: robotsWarning } : {})
-      } satisfies CrawlStatus
-    })
-
-    const cancel = Effect.fn("Crawler.cancel")(function*(teamId: string, id: string) {
-      const job = yield* crawlJob(teamId, id)
-      if (job.status === "completed") return yield* new ConflictError({ message: "Crawl is already completed" })
-      if (job.status === "cancelled" || job.status === "failed") return { status: "cancelled" as const }
-      yield* queue.cancel(teamId, id)
-      return { status: "cancelled" as const }
-    })
-
-    const errors = Effect.fn("Crawler.errors")(function*(teamId: string, id: string) {
-      const job = yield* crawlJob(teamId, id)
-      const problems = yield* store.jobPages.problems(job.id, teamId)
-      const describe = (page: JobPage) => {
-        const problem = Option.getOrUndefined(decodeProblem(page.error ?? ""))
-        return {
-          id: `${job.id}:${page.key}`,
-          ...(page.finishedAt === null ? {} : { timestamp: iso(page.finishedAt) }),
-          url: page.url,
-          ...(problem?.code === undefined ? {} : { code: problem.code }),
-          error: problem?.error ?? page.error ?? "Unknown error"
-        }
-      }
-      return {
-        errors: problems.filter((p) => p.status === "failed").map(describe),
-        robotsBlocked: problems.filter((p) => p.status === "blocked").map((p) => p.url)
-      } satisfies JobErrorsResponse
-    })
+    const status = (teamId: string, id: string, page: StatusPage) => Effect.flatMap(crawlJob(teamId, id), (job) => pageJobs.status(job, page))
+    const cancel = (teamId: string, id: string) => Effect.flatMap(crawlJob(teamId, id), (job) => pageJobs.cancel(job, "Crawl is already completed"))
+    const errors = (teamId: string, id: string) => Effect.flatMap(crawlJob(teamId, id), pageJobs.errors)
 
     const active = Effect.fn("Crawler.active")(function*(teamId: string) {
       const jobs = (yield* store.jobs.list(teamId, { kind: CRAWL_KIND, statuses: ["queued", "running"] })).filter((job) => !job.cancelRequested)
@@ -234,7 +139,8 @@ export class Crawler extends Effect.Service<Crawler>()("@gleaner/core/Crawler", 
           const payload = yield* decodePayload(CrawlPayload)(job)
           const team = yield* store.teams.get(job.teamId)
           if (Option.isNone(team)) return yield* new NotFoundError({ message: `The team of crawl ${job.id} no longer exists` })
-          return yield* runCrawl({ store, fetcher, scraper, maxPageBytes: config.maxPageBytes }, job, team.value, payload.request, payload.apiKeyId)
+          const notify = jobNotifier(webhooks, job.teamId, "crawl", job.id, payload.request.webhook)
+          return yield* runCrawl({ notify, store, fetcher, scraper, maxPageBytes: config.maxPageBytes }, job, team.value, payload.request, payload.apiKeyId)
         })
     }
 

@@ -202,6 +202,41 @@ export interface PageSnapshot {
   readonly scrapedAt: number
 }
 
+/** A webhook delivery in the outbox: `pending` until it is delivered or its retries run out. */
+export type WebhookDeliveryStatus = "pending" | "delivered" | "failed"
+
+export interface WebhookDelivery {
+  /** Also the payload's `webhookId`. */
+  readonly id: string
+  readonly teamId: string
+  readonly url: string
+  /** The caller's custom headers, sent as given. */
+  readonly headers: Readonly<Record<string, string>>
+  /** The exact JSON text POSTed (and signed). */
+  readonly body: string
+  /** The event type (`crawl.page`, …). */
+  readonly event: string
+  /** Attempts started so far (counted when a sender claims the delivery). */
+  readonly attempts: number
+  /** Not sent before this time: its retry time, or the lease of the sender holding it. */
+  readonly nextAttemptAt: number
+  readonly status: WebhookDeliveryStatus
+  readonly lastError: string | null
+  readonly createdAt: number
+  readonly deliveredAt: number | null
+}
+
+export interface NewWebhookDelivery {
+  readonly id: string
+  readonly teamId: string
+  readonly url: string
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+  readonly event: string
+  /** Also when it is first due. */
+  readonly createdAt: number
+}
+
 export interface StoreService {
   readonly teams: {
     /** Fails with ConflictError when the name is taken. */
@@ -284,6 +319,32 @@ export interface StoreService {
     readonly problems: (jobId: string, teamId: string) => Effect.Effect<ReadonlyArray<JobPage>>
     /** Deletes every page of the job. */
     readonly deleteJob: (jobId: string) => Effect.Effect<void>
+  }
+  readonly webhooks: {
+    readonly enqueue: (delivery: NewWebhookDelivery) => Effect.Effect<WebhookDelivery>
+    /**
+     * Claims up to `limit` pending deliveries due by `now`, oldest due first: each one's attempt
+     * is counted and its `nextAttemptAt` moved to `now + leaseMs`, so no other sender takes it
+     * meanwhile and it comes back if this sender dies. Two claimers never get the same delivery.
+     */
+    readonly due: (now: number, limit: number, leaseMs: number) => Effect.Effect<ReadonlyArray<WebhookDelivery>>
+    /** False when the delivery was no longer pending (nothing written). */
+    readonly markDelivered: (id: string, now: number) => Effect.Effect<boolean>
+    /** A failed attempt: pending again at `retryAt`, or failed for good when it is null. */
+    readonly markFailed: (
+      id: string,
+      failure: { readonly error: string; readonly retryAt: number | null }
+    ) => Effect.Effect<boolean>
+    readonly get: (teamId: string, id: string) => Effect.Effect<Option.Option<WebhookDelivery>>
+    /** Deletes delivered and failed deliveries created before `before`; how many. */
+    readonly purgeSettled: (before: number) => Effect.Effect<number>
+    /**
+     * The team's signing secret; when it has none, `ifMissing` is stored and returned (atomically,
+     * so concurrent first uses agree). None when there is no such team.
+     */
+    readonly teamSecret: (teamId: string, ifMissing: string) => Effect.Effect<Option.Option<string>>
+    /** Replaces the team's signing secret; false when there is no such team. */
+    readonly setTeamSecret: (teamId: string, secret: string) => Effect.Effect<boolean>
   }
   readonly jobs: {
     readonly enqueue: (job: NewJob) => Effect.Effect<Job>

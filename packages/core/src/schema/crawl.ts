@@ -5,7 +5,7 @@
 import { Schema } from "effect"
 import { strictBody } from "./common.js"
 import { Document } from "./document.js"
-import { removedInV2, ScrapeOptions } from "./scrape-options.js"
+import { checkScrapeOptions, removedInV2, ScrapeOptions, scrapeOptionFields } from "./scrape-options.js"
 
 const webhookEvents = ["completed", "failed", "page", "started"] as const
 
@@ -152,3 +152,24 @@ export const ParamsPreviewResponse = Schema.Struct({
   data: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
   warning: Schema.optional(Schema.String)
 }).annotations({ identifier: "ParamsPreviewResponse" })
+
+/** `POST /v2/batch/scrape`: the scrape options at the top level plus the URLs. */
+export const BatchScrapeRequest = strictBody({
+  urls: Schema.Array(Schema.String).pipe(Schema.minItems(1)),
+  webhook: Schema.optional(Webhook),
+  appendToId: Schema.optional(Schema.String),
+  ignoreInvalidURLs: Schema.optional(Schema.Boolean),
+  maxConcurrency: Schema.optional(Schema.Int.pipe(Schema.positive())),
+  zeroDataRetention: Schema.optional(Schema.Boolean),
+  ...scrapeOptionFields
+}).pipe(
+  Schema.filter((o) => checkScrapeOptions(o).map((p) => ({ path: p.path, message: p.message })))
+).annotations({ identifier: "BatchScrapeRequest" })
+export type BatchScrapeRequest = typeof BatchScrapeRequest.Type
+
+export const BatchScrapeStartResponse = Schema.Struct({
+  success: Schema.Literal(true),
+  id: Schema.String,
+  url: Schema.String,
+  invalidURLs: Schema.optional(Schema.Array(Schema.String))
+}).annotations({ identifier: "BatchScrapeStartResponse" })

@@ -3,11 +3,24 @@
  * turns its answers into the wire shapes (absolute job and `next` URLs).
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { Crawler } from "@gleaner/core"
+import { Crawler, type PageJobStatus } from "@gleaner/core"
 import { Effect } from "effect"
 import { GleanerApi } from "../api.js"
 import { CurrentAuth } from "../auth.js"
 import { absoluteUrl } from "../url.js"
+
+/** A status answer with `next` as the absolute URL of the following page (crawl and batch alike). */
+export const statusWithNext = <E, R>(
+  path: string,
+  params: { readonly limit?: number | undefined },
+  status: Effect.Effect<PageJobStatus, E, R>
+) =>
+  Effect.gen(function*() {
+    const { nextSkip, limit, ...rest } = yield* status
+    const limitParam = params.limit === undefined ? "" : `&limit=${limit}`
+    const next = nextSkip === undefined ? undefined : yield* absoluteUrl(`${path}?skip=${nextSkip}${limitParam}`)
+    return { success: true as const, ...rest, ...(next === undefined ? {} : { next }) }
+  })
 
 export const CrawlLive = HttpApiBuilder.group(GleanerApi, "crawl", (handlers) =>
   Effect.gen(function*() {
@@ -26,12 +39,8 @@ export const CrawlLive = HttpApiBuilder.group(GleanerApi, "crawl", (handlers) =>
       .handle("activeCrawls", () => active)
       .handle("ongoingCrawls", () => active)
       .handle("crawlStatus", ({ path, urlParams }) =>
-        Effect.gen(function*() {
-          const { nextSkip, limit, ...status } = yield* crawler.status((yield* CurrentAuth).team.id, path.jobId, urlParams)
-          const limitParam = urlParams.limit === undefined ? "" : `&limit=${limit}`
-          const next = nextSkip === undefined ? undefined : yield* absoluteUrl(`/v2/crawl/${path.jobId}?skip=${nextSkip}${limitParam}`)
-          return { success: true as const, ...status, ...(next === undefined ? {} : { next }) }
-        }))
+        Effect.flatMap(CurrentAuth, (auth) =>
+          statusWithNext(`/v2/crawl/${path.jobId}`, urlParams, crawler.status(auth.team.id, path.jobId, urlParams))))
       .handle("cancelCrawl", ({ path }) => Effect.flatMap(CurrentAuth, (auth) => crawler.cancel(auth.team.id, path.jobId)))
       .handle("crawlErrors", ({ path }) => Effect.flatMap(CurrentAuth, (auth) => crawler.errors(auth.team.id, path.jobId)))
   }))

@@ -1,0 +1,36 @@
+/**
+ * Retention over a real store: one sweep deletes settled jobs older than the retention period
+ * with their pages, and stored scrape documents past their expiry; running and recent jobs stay.
+ */
+import { assert, layer } from "@effect/vitest"
+import { GleanerConfig, Store, sweepExpired } from "@gleaner/core"
+import { Effect, Layer, TestClock } from "effect"
+import { SqliteStore } from "../src/index.js"
+import { makeTeam, uid } from "./contract-fixtures.js"
+
+const env = Layer.merge(SqliteStore.layer({ filename: ":memory:" }), GleanerConfig.layer({ retentionDays: 7 }))
+const day = 86_400_000
+
+layer(env)("retention sweep", (it) => {
+  it.effect("deletes expired jobs, their pages and documents; keeps running and recent ones", () =>
+    Effect.gen(function*() {
+      const store = yield* Store
+      const team = yield* makeTeam(store)
+      const job = (createdAt: number) => store.jobs.enqueue({ id: uid(), teamId: team.id, kind: "crawl", payload: "{}", runAt: createdAt, createdAt })
+      const old = yield* job(0)
+      const oldRunning = yield* job(0)
+      const recent = yield* job(6 * day)
+      yield* store.jobPages.add(old.id, team.id, [{ key: "a", url: "https://x.test/a", depth: 0 }], 0)
+      yield* store.jobs.cancel(team.id, old.id, 1)
+      yield* store.jobs.cancel(team.id, recent.id, 6 * day + 1)
+      yield* store.documents.put({ id: uid(), teamId: team.id, sourceUrl: "https://x.test", document: "{}", auditMetadata: null, createdAt: 0, expiresAt: 7 * day })
+
+      yield* TestClock.setTime(8 * day)
+      const swept = yield* sweepExpired
+      assert.deepStrictEqual(swept, { jobs: 1, documents: 1 })
+      assert.isTrue((yield* store.jobs.get(team.id, old.id))._tag === "None")
+      assert.lengthOf(yield* store.jobPages.keys(old.id), 0)
+      assert.isTrue((yield* store.jobs.get(team.id, oldRunning.id))._tag === "Some")
+      assert.isTrue((yield* store.jobs.get(team.id, recent.id))._tag === "Some")
+    }))
+})
