@@ -7,7 +7,7 @@
 import { Clock, Effect, Either, Option, Schema } from "effect"
 import type { AuthContext } from "../accounts/accounts.js"
 import { Billing } from "../billing/billing.js"
-import { type PlanFeature, Plans } from "../billing/plans.js"
+import { featuresRequested, Plans } from "../billing/plans.js"
 import { GleanerConfig } from "../config.js"
 import { BadRequestError, ConflictError, NotFoundError } from "../errors.js"
 import { uuidv7At } from "../ids.js"
@@ -43,11 +43,6 @@ const pageKey = (ordinal: number): string => String(ordinal).padStart(9, "0")
 const pagesFrom = (urls: ReadonlyArray<string>, firstOrdinal: number): Array<NewJobPage> =>
   urls.map((url, i) => ({ key: pageKey(firstOrdinal + i), url, depth: 0 }))
 
-const featuresUsed = (request: BatchScrapeRequest): Array<PlanFeature> => [
-  ...(request.zeroDataRetention === true ? ["zeroDataRetention" as const] : []),
-  ...(request.threatProtection !== undefined && request.threatProtection.mode !== "off" ? ["threatProtection" as const] : [])
-]
-
 export class BatchScraper extends Effect.Service<BatchScraper>()("@gleaner/core/BatchScraper", {
   effect: Effect.gen(function*() {
     const store = yield* Store
@@ -72,7 +67,7 @@ export class BatchScraper extends Effect.Service<BatchScraper>()("@gleaner/core/
         else return yield* new BadRequestError({ message: `Invalid URL: ${raw} (${url.left.message})` })
       }
       if (valid.length === 0) return yield* new BadRequestError({ message: "No valid URLs provided" })
-      yield* plans.require(auth.team.plan, featuresUsed(request))
+      yield* plans.require(auth.team.plan, featuresRequested(request))
       const { urls: _urls, webhook, appendToId, ignoreInvalidURLs: _ignore, maxConcurrency, zeroDataRetention, origin: _origin, integration: _integration, ...options } = request
       // the options are checked once, not on every page
       yield* planScrape({ ...options, url: valid[0] ?? "" }, { stealthProxy: Option.isSome(config.stealthProxyUrl) })

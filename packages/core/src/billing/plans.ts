@@ -139,6 +139,19 @@ export const mergePlans = (builtIn: ReadonlyArray<Plan>, specs: typeof PlansFile
     return [...acc.filter((p) => p.name !== spec.name), plan]
   }, builtIn)
 
+/** The enterprise switches a request uses (threat protection counts unless its mode is "off"). */
+export const featuresRequested = (request: {
+  readonly zeroDataRetention?: boolean | undefined
+  readonly ignoreRobotsTxt?: boolean | undefined
+  readonly robotsUserAgent?: string | undefined
+  readonly threatProtection?: { readonly mode?: "off" | "normal" | undefined } | undefined
+}): Array<PlanFeature> => [
+  ...(request.zeroDataRetention === true ? ["zeroDataRetention" as const] : []),
+  ...(request.ignoreRobotsTxt === true ? ["ignoreRobotsTxt" as const] : []),
+  ...(request.robotsUserAgent !== undefined ? ["robotsUserAgent" as const] : []),
+  ...(request.threatProtection !== undefined && request.threatProtection.mode !== "off" ? ["threatProtection" as const] : [])
+]
+
 /**
  * Fails with the 403 of the first feature in `used` that the plan does not allow (a plan that
  * does not exist allows none).

@@ -20,17 +20,11 @@ import { CrawlRequest } from "../schema/crawl.js"
 import type { Document } from "../schema/document.js"
 import type { Format } from "../schema/scrape-options.js"
 import type { Scraper } from "../scrape/scraper.js"
-import { isAllowed, parseRobots, robotsAllowAll, robotsDisallowAll, robotsRules, robotsSitemaps, type RobotsRules } from "./robots.js"
 import { compileScope, type CrawlScope, scopeOptions } from "./scope.js"
-import { parseSitemap } from "./sitemap.js"
+import { readSitemaps, siteFiles } from "./site-files.js"
 
 /** The user agent whose robots.txt rules a crawl obeys unless `robotsUserAgent` says otherwise. */
 export const defaultRobotsAgent = "FirecrawlAgent"
-
-/** Pages of the start's site a crawl takes from its sitemaps at most, and sitemap files read. */
-const maxSitemapFiles = 25
-const robotsTimeoutMs = 10_000
-const sitemapTimeoutMs = 20_000
 
 /** What a crawl job carries in the queue. */
 export const CrawlPayload = Schema.Struct({
@@ -94,30 +88,8 @@ export const runCrawl = (deps: CrawlDeps, job: Job, team: Team, request: CrawlRe
     const ignoreRobots = request.ignoreRobotsTxt === true
 
     // robots.txt, once per origin for this attempt
-    const robotsByOrigin = new Map<string, { readonly rules: RobotsRules; readonly sitemaps: ReadonlyArray<string> }>()
-    const robotsFor = (url: URL) =>
-      Effect.gen(function*() {
-        const known = robotsByOrigin.get(url.origin)
-        if (known !== undefined) return known
-        const answer = yield* Effect.either(fetcher.fetch({
-          url: `${url.origin}/robots.txt`,
-          timeoutMs: robotsTimeoutMs,
-          maxBodyBytes: 512 * 1024,
-          headers: { "user-agent": `${agent}/1.0 (Gleaner)` }
-        }))
-        const entry = answer._tag === "Left" || answer.right.status >= 500
-          ? { rules: robotsDisallowAll, sitemaps: [] }
-          : answer.right.status >= 400
-          ? { rules: robotsAllowAll, sitemaps: [] }
-          : (() => {
-            const robots = parseRobots(new TextDecoder().decode(answer.right.body))
-            return { rules: robotsRules(robots, agent), sitemaps: robotsSitemaps(robots) }
-          })()
-        robotsByOrigin.set(url.origin, entry)
-        return entry
-      })
-    const robotsAllows = (url: URL) =>
-      ignoreRobots ? Effect.succeed(true) : Effect.map(robotsFor(url), (r) => isAllowed(r.rules, url))
+    const site = yield* siteFiles(fetcher, agent, ignoreRobots)
+    const robotsAllows = site.allows
 
     // Pages admitted to the frontier (not robots-blocked), against `limit`; `seen` holds every key.
     // Both are checked and updated without a yield in between, so concurrent workers cannot
@@ -153,24 +125,14 @@ export const runCrawl = (deps: CrawlDeps, job: Job, team: Team, request: CrawlRe
       })
 
     const sitemapUrls = Effect.gen(function*() {
-      const { sitemaps: declared } = ignoreRobots ? { sitemaps: [] } : yield* robotsFor(start)
-      const toRead = [...new Set([...declared, `${start.origin}/sitemap.xml`])]
       const found: Array<URL> = []
-      const read = new Set<string>()
-      while (toRead.length > 0 && read.size < maxSitemapFiles && found.length < limit) {
-        const next = toRead.shift()
-        if (next === undefined || read.has(next)) continue
-        read.add(next)
-        const answer = yield* Effect.either(fetcher.fetch({ url: next, timeoutMs: sitemapTimeoutMs, maxBodyBytes: deps.maxPageBytes }))
-        if (answer._tag === "Left" || answer.right.status >= 400) continue
-        const body = answer.right.body
-        const parsed = yield* Effect.try(() => parseSitemap(body)).pipe(Effect.orElseSucceed(() => ({ urls: [], sitemaps: [] })))
-        toRead.push(...parsed.sitemaps)
-        for (const { loc } of parsed.urls) {
-          const url = URL.canParse(loc) ? new URL(loc) : undefined
-          if (url !== undefined) found.push(url)
-        }
-      }
+      yield* readSitemaps(fetcher, {
+        start,
+        declared: ignoreRobots ? [] : (yield* site.robots(start.origin)).sitemaps,
+        maxBodyBytes: deps.maxPageBytes,
+        enough: () => found.length >= limit,
+        onUrl: (url) => Effect.sync(() => { found.push(url) })
+      })
       return found
     })
 

@@ -6,7 +6,7 @@
 import { Effect, Option, Schema } from "effect"
 import type { AuthContext } from "../accounts/accounts.js"
 import { Billing } from "../billing/billing.js"
-import { type PlanFeature, Plans } from "../billing/plans.js"
+import { featuresRequested, Plans } from "../billing/plans.js"
 import { GleanerConfig } from "../config.js"
 import { BadRequestError, NotFoundError } from "../errors.js"
 import { decodePayload, type JobHandler } from "../jobs/handlers.js"
@@ -43,12 +43,6 @@ const crawlerOptionsOf = (request: CrawlRequest) => ({
   delay: request.delay ?? null
 })
 
-const featuresUsed = (request: CrawlRequest): Array<PlanFeature> => [
-  ...(request.ignoreRobotsTxt === true ? ["ignoreRobotsTxt" as const] : []),
-  ...(request.robotsUserAgent !== undefined ? ["robotsUserAgent" as const] : []),
-  ...(request.zeroDataRetention === true ? ["zeroDataRetention" as const] : [])
-]
-
 /** Keys of `generated` the caller did not set themselves are taken from the prompt. */
 const mergePrompt = (request: CrawlRequest): { readonly request: CrawlRequest; readonly generated?: Record<string, unknown>; readonly understood: ReadonlyArray<string> } => {
   if (request.prompt === undefined || request.prompt.trim() === "") return { request, understood: [] }
@@ -78,7 +72,7 @@ export class Crawler extends Effect.Service<Crawler>()("@gleaner/core/Crawler", 
       const url = yield* normalizeRequestUrl(body.url)
       const { request: merged, generated, understood } = mergePrompt(body)
       const request: CrawlRequest = { ...merged, url: url.href }
-      yield* plans.require(auth.team.plan, featuresUsed(request))
+      yield* plans.require(auth.team.plan, featuresRequested({ ...request, threatProtection: request.scrapeOptions?.threatProtection }))
       const scope = scopeOf(url, request)
       if (!scope.ok) return yield* new BadRequestError({ message: scope.message, details: [{ path: [scope.field, scope.index], message: scope.message }] })
       // the scrape options are checked now, not on every page

@@ -6,7 +6,7 @@
  *
  * - **Sitemaps** (unless `sitemap: "skip"`): the `Sitemap:` lines of the start origin's
  *   robots.txt and `/sitemap.xml`, index files followed and gzip inflated, at most
- *   `maxSitemapFiles` files read.
+ *   `maxSitemapFiles` files read (see crawl/site-files.ts).
  * - **Walk** (unless `sitemap: "only"`): the start page, then the pages it links to, level by
  *   level, `concurrency` at a time, at most `maxPages` pages in all. Only HTML pages on the start's
  *   host (and its subdomains when they are in scope) are read; the caller's include/exclude
@@ -21,18 +21,13 @@
  * than answering an empty list.
  */
 import { Effect } from "effect"
-import type { UnsafeAddressError } from "../errors.js"
 import type { Fetcher } from "../ports/fetcher.js"
 import type { MapLink } from "../schema/map.js"
-import { isAllowed, parseRobots, robotsAllowAll, robotsDisallowAll, robotsRules, robotsSitemaps, type RobotsRules } from "../crawl/robots.js"
 import type { CrawlScope } from "../crawl/scope.js"
-import { parseSitemap } from "../crawl/sitemap.js"
+import { readSitemaps, siteFiles } from "../crawl/site-files.js"
 import { summarisePage } from "./page-summary.js"
 
 /** Sitemap files read at most per map (index files count). */
-export const maxSitemapFiles = 25
-const robotsTimeoutMs = 10_000
-const sitemapTimeoutMs = 20_000
 /** Deadline of one page fetched by the walk; a slower page is left out, not waited for. */
 const pageTimeoutMs = 15_000
 
@@ -66,13 +61,6 @@ export interface MapPlan {
   readonly permitted: (url: string) => boolean
 }
 
-interface RobotsEntry {
-  readonly rules: RobotsRules
-  readonly sitemaps: ReadonlyArray<string>
-  /** Set when the SSRF guard refused the request. */
-  readonly unsafe?: UnsafeAddressError
-}
-
 interface Step {
   readonly url: URL
   readonly depth: number
@@ -83,27 +71,10 @@ export const gatherLinks = (deps: MapDeps, plan: MapPlan) =>
     const { fetcher } = deps
     const { results, walk, start } = plan
 
-    // robots.txt, once per origin (concurrent askers share one fetch)
-    const robotsFor = yield* Effect.cachedFunction((origin: string) =>
-      fetcher.fetch({
-        url: `${origin}/robots.txt`,
-        timeoutMs: robotsTimeoutMs,
-        maxBodyBytes: 512 * 1024,
-        headers: { "user-agent": `${plan.robotsAgent}/1.0 (Gleaner)` }
-      }).pipe(
-        Effect.map((response): RobotsEntry => {
-          if (response.status >= 500) return { rules: robotsDisallowAll, sitemaps: [] }
-          if (response.status >= 400) return { rules: robotsAllowAll, sitemaps: [] }
-          const robots = parseRobots(new TextDecoder().decode(response.body))
-          return { rules: robotsRules(robots, plan.robotsAgent), sitemaps: robotsSitemaps(robots) }
-        }),
-        Effect.catchAll((error): Effect.Effect<RobotsEntry> =>
-          Effect.succeed({ rules: robotsDisallowAll, sitemaps: [], ...(error._tag === "UnsafeAddressError" ? { unsafe: error } : {}) }))
-      ))
-    const robotsAllows = (url: URL) =>
-      plan.ignoreRobots ? Effect.succeed(true) : Effect.map(robotsFor(url.origin), (entry) => isAllowed(entry.rules, url))
+    const site = yield* siteFiles(fetcher, plan.robotsAgent, plan.ignoreRobots)
+    const robotsAllows = site.allows
 
-    const home = yield* robotsFor(start.origin)
+    const home = yield* site.robots(start.origin)
     if (home.unsafe !== undefined) return yield* home.unsafe
 
     // the list, in discovery order, keyed like the crawl frontier
@@ -122,23 +93,13 @@ export const gatherLinks = (deps: MapDeps, plan: MapPlan) =>
         if (!full()) found.set(key, { url: target.href })
       })
 
-    const readSitemaps = Effect.gen(function*() {
-      const toRead = [...new Set([...home.sitemaps, `${start.origin}/sitemap.xml`])]
-      const read = new Set<string>()
-      while (toRead.length > 0 && read.size < maxSitemapFiles && !full()) {
-        const next = toRead.shift()
-        if (next === undefined || read.has(next)) continue
-        read.add(next)
-        const answer = yield* Effect.either(fetcher.fetch({ url: next, headers: plan.headers, timeoutMs: sitemapTimeoutMs, maxBodyBytes: deps.maxPageBytes }))
-        if (answer._tag === "Left" || answer.right.status >= 400) continue
-        const body = answer.right.body
-        const sitemap = yield* Effect.try(() => parseSitemap(body)).pipe(Effect.orElseSucceed(() => ({ urls: [], sitemaps: [] })))
-        toRead.push(...sitemap.sitemaps)
-        for (const { loc } of sitemap.urls) {
-          if (full()) break
-          if (URL.canParse(loc)) yield* offer(new URL(loc), 0)
-        }
-      }
+    const readSitemapUrls = readSitemaps(fetcher, {
+      start,
+      declared: home.sitemaps,
+      headers: plan.headers,
+      maxBodyBytes: deps.maxPageBytes,
+      enough: full,
+      onUrl: (url) => offer(url, 0)
     })
 
     const readPage = (step: Step) =>
@@ -184,7 +145,7 @@ export const gatherLinks = (deps: MapDeps, plan: MapPlan) =>
     })
 
     if (plan.sitemap !== "only") yield* offer(start, 0)
-    if (plan.sitemap !== "skip") yield* readSitemaps
+    if (plan.sitemap !== "skip") yield* readSitemapUrls
     if (plan.sitemap !== "only") yield* runWalk
     return [...found.values()].map((entry): MapLink => ({ ...entry }))
   })

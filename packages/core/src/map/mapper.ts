@@ -21,7 +21,7 @@
 import { Clock, Duration, Effect } from "effect"
 import type { AuthContext } from "../accounts/accounts.js"
 import { Billing } from "../billing/billing.js"
-import { type PlanFeature, Plans } from "../billing/plans.js"
+import { featuresRequested, Plans } from "../billing/plans.js"
 import { GleanerConfig } from "../config.js"
 import { defaultRobotsAgent } from "../crawl/crawl-run.js"
 import { compileScope, type CrawlScopeOptions, scopeOptions } from "../crawl/scope.js"
@@ -46,12 +46,6 @@ export interface MapResult {
   readonly links: ReadonlyArray<MapLink>
   readonly warning?: string
 }
-
-const featuresUsed = (request: MapRequest): Array<PlanFeature> => [
-  ...(request.ignoreRobotsTxt === true ? ["ignoreRobotsTxt" as const] : []),
-  ...(request.robotsUserAgent !== undefined ? ["robotsUserAgent" as const] : []),
-  ...(request.threatProtection !== undefined && request.threatProtection.mode !== "off" ? ["threatProtection" as const] : [])
-]
 
 /** The scope options a map request describes (see the module comment for the map's defaults). */
 const scopeOptionsOf = (request: MapRequest): CrawlScopeOptions =>
@@ -107,7 +101,7 @@ export class Mapper extends Effect.Service<Mapper>()("@gleaner/core/Mapper", {
 
     const map = Effect.fn("Mapper.map")(function*(auth: AuthContext, request: MapRequest) {
       const start = yield* normalizeRequestUrl(request.url)
-      yield* plans.require(auth.team.plan, featuresUsed(request))
+      yield* plans.require(auth.team.plan, featuresRequested(request))
       const { results, walk } = yield* scopesOf(start, request)
       const verdict = threatVerdict(request)
       const startVerdict = verdict(start.href)

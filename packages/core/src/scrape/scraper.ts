@@ -9,7 +9,7 @@ import type { AuthContext } from "../accounts/accounts.js"
 import { Billing } from "../billing/billing.js"
 import { documentCredits, failedScrapeCredits } from "../billing/credits.js"
 import { GleanerConfig } from "../config.js"
-import { type PlanFeature, Plans } from "../billing/plans.js"
+import { featuresRequested, Plans } from "../billing/plans.js"
 import { TeamConcurrency, type Turn } from "../billing/team-concurrency.js"
 import { BadRequestError, messages, NotFoundError, ScrapeTimeoutError, UnsafeDomainError } from "../errors.js"
 import { isUuid, uuidv7At } from "../ids.js"
@@ -36,11 +36,6 @@ export interface ScrapeBilling {
 }
 
 /** The enterprise switches a request uses; its team's plan must allow each. */
-const featuresUsed = (request: ScrapeRequest): Array<PlanFeature> => [
-  ...(request.zeroDataRetention === true ? ["zeroDataRetention" as const] : []),
-  ...(request.threatProtection !== undefined && request.threatProtection.mode !== "off" ? ["threatProtection" as const] : [])
-]
-
 const encodeDocument = Schema.encodeSync(Schema.parseJson(Document))
 const decodeDocument = Schema.decodeUnknown(Schema.parseJson(Document))
 
@@ -94,7 +89,7 @@ export class Scraper extends Effect.Service<Scraper>()("@gleaner/core/Scraper", 
 
     const scrape = Effect.fn("Scraper.scrape")(function*(auth: AuthContext, request: ScrapeRequest, bill: ScrapeBilling = {}) {
       const plan = yield* planScrape(request, { stealthProxy: Option.isSome(config.stealthProxyUrl) })
-      yield* plans.require(auth.team.plan, featuresUsed(request))
+      yield* plans.require(auth.team.plan, featuresRequested(request))
       yield* checkThreats(plan, plan.url.href)
       yield* billing.ensure(auth.team.id, plan.want.json ? 5 : 1)
       if (bill.jobId !== undefined) return yield* scrapeNow(auth, plan, bill, { limited: false, waitedMs: 0 })
