@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
- * The `gleaner` command: serve the API, run workers, manage teams and keys, migrate.
+ * The `gleaner` command: serve the API, run workers, scrape, crawl and map, manage teams and keys,
+ * migrate.
  */
 import { Command } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Effect } from "effect"
+import { crawl, map } from "./commands/crawl.js"
 import { keys } from "./commands/keys.js"
 import { migrate } from "./commands/migrate.js"
 import { scrape } from "./commands/scrape.js"
@@ -15,7 +17,7 @@ import { version } from "./version.js"
 
 const gleaner = Command.make("gleaner").pipe(
   Command.withDescription("Gleaner: a self-hostable web data engine speaking the Firecrawl v2 API"),
-  Command.withSubcommands([serve, worker, scrape, keys, teams, migrate])
+  Command.withSubcommands([serve, worker, scrape, crawl, map, keys, teams, migrate])
 )
 
 Command.run(gleaner, { name: "gleaner", version })(process.argv).pipe(

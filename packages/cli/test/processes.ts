@@ -87,11 +87,13 @@ const waitForHttp = async (url: string, timeoutMs: number, stillRunning: () => v
   throw new Error(`${url} did not answer in ${timeoutMs} ms`)
 }
 
-/** Runs `gleaner <args>` from the built CLI; resolves with its stdout (rejects on a non-zero exit). */
-export const gleaner = async (args: ReadonlyArray<string>, env: Record<string, string>): Promise<string> => {
-  const { stdout } = await promisify(execFile)(process.execPath, [cliMain, ...args], {
+/** Runs `gleaner <args>` from the built CLI; resolves with stdout and stderr (rejects on a non-zero exit). */
+export const gleanerOutput = (args: ReadonlyArray<string>, env: Record<string, string>): Promise<{ stdout: string; stderr: string }> =>
+  promisify(execFile)(process.execPath, [cliMain, ...args], {
     cwd: repoRoot,
     env: { ...process.env, GLEANER_LOG_LEVEL: "warning", ...env }
   })
-  return stdout
-}
+
+/** Runs `gleaner <args>` from the built CLI; resolves with its stdout (rejects on a non-zero exit). */
+export const gleaner = async (args: ReadonlyArray<string>, env: Record<string, string>): Promise<string> =>
+  (await gleanerOutput(args, env)).stdout

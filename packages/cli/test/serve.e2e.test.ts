@@ -14,7 +14,7 @@ import { storeLayerFromUrl } from "@gleaner/store-sql"
 import { Effect, Layer, Option } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { startFixtureSite } from "@gleaner/fixture-site"
-import { gleaner, startServer } from "./processes.js"
+import { gleaner, gleanerOutput, startServer } from "./processes.js"
 
 const dirs: Array<string> = []
 const freshDataDir = () => {
@@ -145,6 +145,30 @@ describe("gleaner serve (pnpm start)", () => {
       await site.close()
     }
   }, 60_000)
+
+  it("gleaner crawl shows progress and lists the pages; gleaner map lists the URLs", async () => {
+    const site = await startFixtureSite({ sitePages: 40, bombMegabytes: 16 })
+    try {
+      const env = { GLEANER_DATA_DIR: freshDataDir(), GLEANER_ALLOWED_NETWORKS: "127.0.0.0/8", GLEANER_JOB_POLL_MS: "50" }
+      const crawled = await gleanerOutput(["crawl", `${site.url}/site`, "--limit", "12", "--sitemap", "skip"], env)
+      const lines = crawled.stdout.trim().split("\n")
+      expect(lines).toHaveLength(12)
+      for (const line of lines) expect(line).toMatch(new RegExp(`^200 ${site.url}/site`))
+      expect(crawled.stderr).toContain("12/12 pages")
+      expect(crawled.stderr).toMatch(/completed: 12 pages, 0 failed, \d+ blocked by robots\.txt, 12 credits/)
+      const json = JSON.parse(await gleaner(["crawl", `${site.url}/site`, "--limit", "3", "--sitemap", "skip", "--json", "--quiet"], env)) as { status: string; data: Array<{ markdown: string }> }
+      expect(json.status).toBe("completed")
+      expect(json.data).toHaveLength(3)
+      expect(json.data[0]?.markdown).toMatch(/Site (index|page)/)
+
+      const mapped = (await gleaner(["map", `${site.url}/site`], env)).trim().split("\n")
+      expect(mapped.filter((url) => /\/site\/\d+$/.test(url))).toHaveLength(40)
+      const ranked = (await gleaner(["map", `${site.url}/site`, "--search", "page 7", "--limit", "1"], env)).trim()
+      expect(ranked).toBe(`${site.url}/site/7`)
+    } finally {
+      await site.close()
+    }
+  }, 120_000)
 
   it("gleaner migrate reports what it applied", async () => {
     const env = { GLEANER_DATA_DIR: freshDataDir() }
