@@ -120,6 +120,7 @@ export class CrawlGroup extends HttpApiGroup.make("crawl")
   .add(
     HttpApiEndpoint.post("startCrawl", "/crawl")
       .setPayload(CrawlRequest)
+      .setHeaders(Schema.Struct({ "x-idempotency-key": Schema.optional(Schema.String) }))
       .addSuccess(CrawlStartResponse)
       .addError(Errors.InsufficientCredits)
       .addError(Errors.ScrapeActionsNotSupported)

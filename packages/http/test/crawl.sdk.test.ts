@@ -114,6 +114,19 @@ layer(env, { excludeTestServices: true, timeout: 120_000 })("crawl through the o
       assert.strictEqual(envelope(again).error, "Crawl is already completed")
     }))
 
+  it.effect("x-idempotency-key: a key starts one crawl; used again, or not a UUID, it is a 409", () =>
+    Effect.gen(function*() {
+      const { key } = yield* BootstrapKey
+      const idempotencyKey = "0190d6a4-1111-7000-8000-000000000001"
+      const body = { url: `${site.url}/site`, limit: 1, sitemap: "skip" }
+      const first = yield* call("POST", "/v2/crawl", { key, json: body, headers: { "x-idempotency-key": idempotencyKey } })
+      assert.strictEqual(first.status, 200)
+      const again = yield* call("POST", "/v2/crawl", { key, json: body, headers: { "x-idempotency-key": idempotencyKey } })
+      assert.deepStrictEqual([again.status, envelope(again).error], [409, "Idempotency key already used"])
+      const notUuid = yield* call("POST", "/v2/crawl", { key, json: body, headers: { "x-idempotency-key": "abc" } })
+      assert.strictEqual(notUuid.status, 409)
+    }))
+
   it.effect("bad requests: an invalid regex, a v1 field, a browser format, an unknown crawl", () =>
     Effect.gen(function*() {
       const { key } = yield* BootstrapKey

@@ -148,7 +148,14 @@ export interface WebhookOutboxTable {
   readonly delivered_at: NullableMillis
 }
 
+export interface IdempotencyKeysTable {
+  readonly team_id: string
+  readonly idempotency_key: string
+  readonly created_at: Millis
+}
+
 export interface Database {
+  readonly idempotency_keys: IdempotencyKeysTable
   readonly job_pages: JobPagesTable
   readonly documents: DocumentsTable
   readonly page_cache: PageCacheTable

@@ -14,6 +14,7 @@ import { Store } from "@gleaner/core"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { makeApiKeys } from "./api-keys.js"
 import { type Dialect, makeDb } from "./database.js"
+import { makeIdempotencyKeys } from "./idempotency.js"
 import { makeJobPages } from "./job-pages.js"
 import { makeJobs } from "./jobs.js"
 import { makeLedger } from "./ledger.js"
@@ -37,6 +38,7 @@ const storeOn = (dialect: Dialect): Layer.Layer<Store, never, SqlClient.SqlClien
         rateLimits: makeRateLimits(db),
         jobs: makeJobs(db),
         jobPages: makeJobPages(db),
+        idempotencyKeys: makeIdempotencyKeys(db),
         documents: makeDocuments(db),
         pageCache: makePageCache(db),
         snapshots: makeSnapshots(db),

@@ -163,12 +163,25 @@ const webhooks = Effect.gen(function*() {
   yield* sql`ALTER TABLE teams ADD COLUMN webhook_secret TEXT`
 })
 
+/** Idempotency keys a team has used (`x-idempotency-key` on `POST /v2/crawl`). */
+const idempotency = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const ms = sql.literal(sql.onDialectOrElse({ pg: () => "BIGINT", orElse: () => "INTEGER" }))
+  yield* sql`CREATE TABLE idempotency_keys (
+    team_id TEXT NOT NULL REFERENCES teams (id),
+    idempotency_key TEXT NOT NULL,
+    created_at ${ms} NOT NULL,
+    PRIMARY KEY (team_id, idempotency_key)
+  )`
+})
+
 /** Every migration, keyed `NNNN_name`; the number is the id the Migrator records. */
 export const migrations = {
   "0001_foundation": foundation,
   "0002_scrape": scrape,
   "0003_job_pages": jobPages,
-  "0004_webhooks": webhooks
+  "0004_webhooks": webhooks,
+  "0005_idempotency": idempotency
 } as const
 
 export const migrationsLoader: Migrator.Loader = Migrator.fromRecord(migrations)

@@ -60,6 +60,17 @@ export const jobPagesContract = (it: Vitest.MethodsNonLive<Store, true>) =>
         assert.deepStrictEqual(page.map((p) => p.document), ["p2", "p9"])
       }))
 
+    it.effect("an idempotency key is claimed once per team", () =>
+      Effect.gen(function*() {
+        const store = yield* Store
+        const team = yield* makeTeam(store)
+        const other = yield* makeTeam(store)
+        const key = uid()
+        const claims = yield* Effect.all(Array.from({ length: 5 }, () => store.idempotencyKeys.claim(team.id, key, T0)), { concurrency: "unbounded" })
+        assert.strictEqual(claims.filter(Boolean).length, 1)
+        assert.isTrue(yield* store.idempotencyKeys.claim(other.id, key, T0))
+      }))
+
     it.effect("jobs are listed by kind and status; purging settled jobs takes their pages", () =>
       Effect.gen(function*() {
         const store = yield* Store

@@ -35,7 +35,7 @@ describe.skipIf(!url)("PostgresStore", () => {
     Effect.scoped(Effect.gen(function*() {
       const db = yield* scopedDatabase(adminUrl)
       const runs = yield* Effect.all(Arr.makeBy(4, () => migrate(db.url)), { concurrency: "unbounded" })
-      assert.deepStrictEqual([...runs].map((applied) => applied.join(",")).sort(), ["", "", "", "0001_foundation,0002_scrape,0003_job_pages,0004_webhooks"])
+      assert.deepStrictEqual([...runs].map((applied) => applied.join(",")).sort(), ["", "", "", "0001_foundation,0002_scrape,0003_job_pages,0004_webhooks,0005_idempotency"])
     })), 30_000)
 
   it.live("two processes starting together on one database never claim a job twice", () =>

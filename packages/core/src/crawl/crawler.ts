@@ -3,12 +3,13 @@
  * cancels them, lists their errors and the team's active crawls, and is the handler the workers
  * run for the `crawl` job kind (see crawl-run.ts).
  */
-import { Effect, Option, Schema } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
 import type { AuthContext } from "../accounts/accounts.js"
 import { Billing } from "../billing/billing.js"
 import { featuresRequested, Plans } from "../billing/plans.js"
 import { GleanerConfig } from "../config.js"
-import { BadRequestError, NotFoundError } from "../errors.js"
+import { BadRequestError, ConflictError, NotFoundError } from "../errors.js"
+import { isUuid } from "../ids.js"
 import { decodePayload, type JobHandler } from "../jobs/handlers.js"
 import { JobQueue } from "../jobs/job-queue.js"
 import { jobNotifier } from "../jobs/job-webhooks.js"
@@ -68,7 +69,11 @@ export class Crawler extends Effect.Service<Crawler>()("@gleaner/core/Crawler", 
     /** The team's crawl job: 400 for a malformed id, 404 for another team's or another kind. */
     const crawlJob = (teamId: string, id: string) => pageJobs.get(teamId, id, CRAWL_KIND)
 
-    const start = Effect.fn("Crawler.start")(function*(auth: AuthContext, body: CrawlRequest) {
+    /**
+     * Starts a crawl. With an idempotency key (a UUID, as upstream), a key the team used before
+     * is a 409 and nothing starts.
+     */
+    const start = Effect.fn("Crawler.start")(function*(auth: AuthContext, body: CrawlRequest, idempotencyKey?: string) {
       const url = yield* normalizeRequestUrl(body.url)
       const { request: merged, generated, understood } = mergePrompt(body)
       const request: CrawlRequest = { ...merged, url: url.href }
@@ -78,6 +83,10 @@ export class Crawler extends Effect.Service<Crawler>()("@gleaner/core/Crawler", 
       // the scrape options are checked now, not on every page
       yield* planScrape({ ...request.scrapeOptions, url: url.href }, { stealthProxy: Option.isSome(config.stealthProxyUrl) })
       yield* billing.ensure(auth.team.id, 1)
+      if (idempotencyKey !== undefined) {
+        const fresh = isUuid(idempotencyKey) && (yield* store.idempotencyKeys.claim(auth.team.id, idempotencyKey, yield* Clock.currentTimeMillis))
+        if (!fresh) return yield* new ConflictError({ message: "Idempotency key already used" })
+      }
       const job = yield* queue.enqueue({
         team: auth.team,
         kind: CRAWL_KIND,

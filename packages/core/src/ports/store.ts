@@ -320,6 +320,10 @@ export interface StoreService {
     /** Deletes every page of the job. */
     readonly deleteJob: (jobId: string) => Effect.Effect<void>
   }
+  readonly idempotencyKeys: {
+    /** Records the team's key; false (nothing written) when it was used before. */
+    readonly claim: (teamId: string, key: string, now: number) => Effect.Effect<boolean>
+  }
   readonly webhooks: {
     readonly enqueue: (delivery: NewWebhookDelivery) => Effect.Effect<WebhookDelivery>
     /**

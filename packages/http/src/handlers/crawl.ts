@@ -29,9 +29,9 @@ export const CrawlLive = HttpApiBuilder.group(GleanerApi, "crawl", (handlers) =>
       Effect.map((crawls) => ({ success: true as const, crawls }))
     )
     return handlers
-      .handle("startCrawl", ({ payload }) =>
+      .handle("startCrawl", ({ headers, payload }) =>
         Effect.gen(function*() {
-          const started = yield* crawler.start(yield* CurrentAuth, payload)
+          const started = yield* crawler.start(yield* CurrentAuth, payload, headers["x-idempotency-key"])
           return { success: true as const, ...started, url: yield* absoluteUrl(`/v2/crawl/${started.id}`) }
         }))
       .handle("paramsPreview", ({ payload }) =>
