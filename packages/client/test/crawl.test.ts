@@ -35,6 +35,17 @@ describe("crawl and batch scrape in-process", () => {
     for (const path of paths) expect(path).toMatch(/^\/site(\/1\d)?$/)
   })
 
+  it("without crawlEntireDomain only the start path's children are followed; with it, the whole site", async () => {
+    const narrow = await gleaner.crawl(`${site.url}/site/5`, { sitemap: "skip", limit: 20 })
+    expect(narrow.data.map((d) => new URL(d.metadata.sourceURL ?? "").pathname)).toEqual(["/site/5"])
+    const wide = await gleaner.crawl(`${site.url}/site/5`, { sitemap: "skip", limit: 20, crawlEntireDomain: true })
+    expect(wide.data).toHaveLength(20)
+    expect(wide.data.some((d) => new URL(d.metadata.sourceURL ?? "").pathname === "/site")).toBe(true)
+    const excluded = await gleaner.crawl(`${site.url}/site`, { sitemap: "skip", limit: 30, excludePaths: ["^/site/\\d*5$"] })
+    expect(excluded.data.some((d) => /5$/.test(new URL(d.metadata.sourceURL ?? "").pathname))).toBe(false)
+    expect(excluded.data.length).toBeGreaterThan(5)
+  })
+
   it("startCrawl, getActiveCrawls and cancelCrawl", async () => {
     const { id } = await gleaner.startCrawl(`${site.url}/site`, { limit: 120, delay: 0.1, sitemap: "skip" })
     expect((await gleaner.getActiveCrawls()).crawls.map((c) => c.id)).toContain(id)
