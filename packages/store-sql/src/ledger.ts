@@ -82,6 +82,17 @@ export const makeLedger = (db: Db): StoreService["ledger"] => {
       return Option.match(yield* decodeTotal(rows), { onNone: () => 0, onSome: (row) => row.total })
     }),
 
+    jobTotal: Effect.fn("Store.ledger.jobTotal")(function*(teamId: string, jobId: string) {
+      const rows = yield* execute(
+        query
+          .selectFrom("ledger")
+          .select((eb) => eb.fn.coalesce(eb.fn.sum("credits"), eb.lit(0)).as("total"))
+          .where("team_id", "=", teamId)
+          .where("job_id", "=", jobId)
+      )
+      return Option.match(yield* decodeTotal(rows), { onNone: () => 0, onSome: (row) => row.total })
+    }),
+
     usageByPeriod: Effect.fn("Store.ledger.usageByPeriod")(function*(
       teamId: string,
       options: { readonly byApiKey: boolean }

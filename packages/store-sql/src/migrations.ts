@@ -163,7 +163,7 @@ const webhooks = Effect.gen(function*() {
   yield* sql`ALTER TABLE teams ADD COLUMN webhook_secret TEXT`
 })
 
-/** Idempotency keys a team has used (`x-idempotency-key` on `POST /v2/crawl`). */
+/** Idempotency keys a team has used (`x-idempotency-key` on `POST /v2/crawl`); the ledger by job. */
 const idempotency = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const ms = sql.literal(sql.onDialectOrElse({ pg: () => "BIGINT", orElse: () => "INTEGER" }))
@@ -173,6 +173,8 @@ const idempotency = Effect.gen(function*() {
     created_at ${ms} NOT NULL,
     PRIMARY KEY (team_id, idempotency_key)
   )`
+  // a job's credits (crawl and batch status) are summed by job
+  yield* sql`CREATE INDEX ledger_team_job_idx ON ledger (team_id, job_id)`
 })
 
 /** Every migration, keyed `NNNN_name`; the number is the id the Migrator records. */

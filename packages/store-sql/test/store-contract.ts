@@ -95,6 +95,8 @@ export const storeContract = (name: string, makeLayer: () => Layer.Layer<Store, 
           assert.strictEqual(listed.length, 4)
           assert.deepStrictEqual(listed[0], first)
           assert.deepStrictEqual(yield* store.ledger.list(team.id, { jobId: "job-1" }), [first])
+          assert.strictEqual(yield* store.ledger.jobTotal(team.id, "job-1"), 5)
+          assert.strictEqual(yield* store.ledger.jobTotal((yield* makeTeam(store)).id, "job-1"), 0)
         }))
 
       it.effect("usageByPeriod, per API key or not, oldest period first", () =>

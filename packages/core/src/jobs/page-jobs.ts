@@ -86,13 +86,13 @@ export class PageJobs extends Effect.Service<PageJobs>()("@gleaner/core/PageJobs
       const state = stateOf(job)
       const more = skip + data.length < counts.done
       const nextSkip = more || (state === "scraping" && data.length > 0) ? skip + data.length : undefined
-      const ledger = yield* store.ledger.list(job.teamId, { jobId: job.id })
+      const creditsUsed = yield* store.ledger.jobTotal(job.teamId, job.id)
       const finished = job.finishedAt
       return {
         status: state,
         completed: counts.done + counts.failed,
         total: counts.done + counts.failed + counts.pending,
-        creditsUsed: ledger.reduce((sum, entry) => sum + entry.credits, 0),
+        creditsUsed,
         expiresAt: expiresAt(job),
         data,
         limit,

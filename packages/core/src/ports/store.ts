@@ -264,6 +264,8 @@ export interface StoreService {
     readonly append: (entry: LedgerEntry) => Effect.Effect<boolean>
     /** Net credits of one team in one billing period. */
     readonly periodTotal: (teamId: string, periodStart: number) => Effect.Effect<number>
+    /** Net credits of one job (a crawl's pages, a batch's). */
+    readonly jobTotal: (teamId: string, jobId: string) => Effect.Effect<number>
     /** Net credits per period (and per API key when asked), oldest period first. */
     readonly usageByPeriod: (
       teamId: string,
