@@ -66,6 +66,7 @@ export interface JobStatus {
   readonly expiresAt: string
   readonly next: null
   readonly data: ReadonlyArray<Document>
+  readonly warning?: string
 }
 
 /** Waiting for a job: how often to look (seconds, default 0.25) and for how long at most. */
@@ -276,8 +277,8 @@ export class Gleaner {
       data.push(...more.data)
       next = more.nextSkip
     }
-    const { status, completed, total, creditsUsed, expiresAt } = first
-    return { id, status, completed, total, creditsUsed, expiresAt, next: null, data }
+    const { status, completed, total, creditsUsed, expiresAt, warning } = first
+    return { id, status, completed, total, creditsUsed, expiresAt, next: null, data, ...(warning === undefined ? {} : { warning }) }
   }
 
   private async waitFor(id: string, look: () => Promise<JobStatus>, options: { readonly pollInterval?: number | undefined; readonly timeout?: number | undefined }): Promise<JobStatus> {

@@ -38,6 +38,9 @@ describe("crawl and batch scrape in-process", () => {
   it("without crawlEntireDomain only the start path's children are followed; with it, the whole site", async () => {
     const narrow = await gleaner.crawl(`${site.url}/site/5`, { sitemap: "skip", limit: 20 })
     expect(narrow.data.map((d) => new URL(d.metadata.sourceURL ?? "").pathname)).toEqual(["/site/5"])
+    expect((await gleaner.getCrawlStatus(narrow.id)).warning).toBe(
+      `Only 1 result(s) found. For broader coverage, try crawling with crawlEntireDomain=true or start from a higher-level path like ${site.url}/site/`
+    )
     const wide = await gleaner.crawl(`${site.url}/site/5`, { sitemap: "skip", limit: 20, crawlEntireDomain: true })
     expect(wide.data).toHaveLength(20)
     expect(wide.data.some((d) => new URL(d.metadata.sourceURL ?? "").pathname === "/site")).toBe(true)

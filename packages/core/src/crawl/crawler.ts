@@ -44,6 +44,18 @@ const crawlerOptionsOf = (request: CrawlRequest) => ({
   delay: request.delay ?? null
 })
 
+/**
+ * Upstream's warning when a crawl that started below the site's root, without
+ * `crawlEntireDomain`, found at most one page: the start path's children were all it could follow.
+ */
+const narrowCrawlHint = (request: CrawlRequest, found: number): string | undefined => {
+  if (request.crawlEntireDomain === true || !URL.canParse(request.url)) return undefined
+  const start = new URL(request.url)
+  if (start.pathname === "/" || start.pathname === "") return undefined
+  const parent = new URL(start.pathname.endsWith("/") ? ".." : ".", start)
+  return `Only ${found} result(s) found. For broader coverage, try crawling with crawlEntireDomain=true or start from a higher-level path like ${parent.href}`
+}
+
 /** Keys of `generated` the caller did not set themselves are taken from the prompt. */
 const mergePrompt = (request: CrawlRequest): { readonly request: CrawlRequest; readonly generated?: Record<string, unknown>; readonly understood: ReadonlyArray<string> } => {
   if (request.prompt === undefined || request.prompt.trim() === "") return { request, understood: [] }
@@ -106,7 +118,16 @@ export class Crawler extends Effect.Service<Crawler>()("@gleaner/core/Crawler", 
       }
     })
 
-    const status = (teamId: string, id: string, page: StatusPage) => Effect.flatMap(crawlJob(teamId, id), (job) => pageJobs.status(job, page))
+    /** The status page, with upstream's hint when a narrow crawl found (almost) nothing. */
+    const status = (teamId: string, id: string, page: StatusPage) =>
+      Effect.gen(function*() {
+        const job = yield* crawlJob(teamId, id)
+        const shown = yield* pageJobs.status(job, page)
+        if (shown.status === "scraping" || shown.completed > 1 || shown.warning !== undefined) return shown
+        const { request } = yield* decodePayload(CrawlPayload)(job).pipe(Effect.orDie)
+        const hint = narrowCrawlHint(request, shown.completed)
+        return hint === undefined ? shown : { ...shown, warning: hint }
+      })
     const cancel = (teamId: string, id: string) => Effect.flatMap(crawlJob(teamId, id), (job) => pageJobs.cancel(job, "Crawl is already completed"))
     const errors = (teamId: string, id: string) => Effect.flatMap(crawlJob(teamId, id), pageJobs.errors)
 
