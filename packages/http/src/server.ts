@@ -31,6 +31,7 @@ import { Effect, Layer } from "effect"
 import { GleanerApi, V2 } from "./api.js"
 import { authenticationLayer } from "./auth.js"
 import { errorMiddleware, type ErrorMiddlewareOptions } from "./errors.js"
+import { JobStreamsLive } from "./job-stream.js"
 import { HealthLive } from "./handlers/health.js"
 import { BatchScrapeLive } from "./handlers/batch-scrape.js"
 import { CrawlLive } from "./handlers/crawl.js"
@@ -79,12 +80,16 @@ export const HttpApiLive: Layer.Layer<HttpApi.Api, never, EngineServices | Glean
   Layer.provide(authenticationLayer(GleanerApi))
 )
 
-/** Gleaner's API served on whatever `HttpServer` is provided (tests: `NodeHttpServer.layerTest`). */
+/**
+ * Gleaner's API served on whatever `HttpServer` is provided (tests: `NodeHttpServer.layerTest`),
+ * with the WebSocket status streams of crawls and batch scrapes on their status URLs
+ * (job-stream.ts).
+ */
 export const HttpAppLive: Layer.Layer<
   never,
   never,
   EngineServices | GleanerConfig | HttpServer.HttpServer | HttpRouter.HttpRouter.DefaultServices
-> = serveApi(GleanerApi, HttpApiLive)
+> = serveApi(GleanerApi, HttpApiLive).pipe(Layer.provide(JobStreamsLive()))
 
 export interface HttpServerOptions {
   /** TCP port; default `GleanerConfig.port` (PORT, 3002). 0 picks a free port. */
