@@ -200,7 +200,8 @@ export class Gleaner {
   async crawl(url: string, options: CrawlOptions & WaitOptions = {}): Promise<JobStatus> {
     const { pollInterval, timeout, ...crawlOptions } = options
     const { id } = await this.startCrawl(url, crawlOptions)
-    return this.waitFor(id, () => this.getCrawlStatus(id), { pollInterval, timeout })
+    await this.waitFor(id, () => this.run(Effect.flatMap(Crawler, (c) => c.status(this.team.id, id, { limit: 0 }))), { pollInterval, timeout })
+    return this.getCrawlStatus(id)
   }
 
   /** Cancels a crawl; true once it is cancelled. */
@@ -253,7 +254,8 @@ export class Gleaner {
   async batchScrape(urls: ReadonlyArray<string>, options: BatchScrapeOptions & WaitOptions = {}): Promise<JobStatus> {
     const { pollInterval, timeout, ...batchOptions } = options
     const { id } = await this.startBatchScrape(urls, batchOptions)
-    return this.waitFor(id, () => this.getBatchScrapeStatus(id), { pollInterval, timeout })
+    await this.waitFor(id, () => this.run(Effect.flatMap(BatchScraper, (b) => b.status(this.team.id, id, { limit: 0 }))), { pollInterval, timeout })
+    return this.getBatchScrapeStatus(id)
   }
 
   async cancelBatchScrape(id: string): Promise<boolean> {
@@ -281,12 +283,13 @@ export class Gleaner {
     return { id, status, completed, total, creditsUsed, expiresAt, next: null, data, ...(warning === undefined ? {} : { warning }) }
   }
 
-  private async waitFor(id: string, look: () => Promise<JobStatus>, options: { readonly pollInterval?: number | undefined; readonly timeout?: number | undefined }): Promise<JobStatus> {
+  /** Waits until the job has ended, looking at its counts only (`peek` reads no documents). */
+  private async waitFor(id: string, peek: () => Promise<{ readonly status: JobStatus["status"] }>, options: { readonly pollInterval?: number | undefined; readonly timeout?: number | undefined }): Promise<void> {
     const started = Date.now()
     const everyMs = Math.max(50, (options.pollInterval ?? 0.25) * 1000)
     for (;;) {
-      const status = await look()
-      if (status.status !== "scraping") return status
+      const { status } = await peek()
+      if (status !== "scraping") return
       if (options.timeout !== undefined && Date.now() - started > options.timeout * 1000) {
         throw new GleanerClientError(`Job ${id} did not finish within ${options.timeout} s`, 408, "JOB_TIMEOUT", undefined)
       }

@@ -3,6 +3,7 @@
  * declared once with its name, default and description; `docs/configuration.md` is checked
  * against `settings` by a test, so the two cannot drift.
  */
+import { availableParallelism } from "node:os"
 import { parseCidr } from "./net/address-policy.js"
 import { Config, type ConfigError, ConfigProvider, Context, Effect, Layer, LogLevel, Option, Redacted } from "effect"
 
@@ -29,6 +30,8 @@ const logLevels = {
   none: LogLevel.None
 } as const
 
+/** One core is left to the main thread (fetching, storage, the API). */
+const defaultTransformThreads = Math.min(4, Math.max(0, availableParallelism() - 1))
 
 export const settings = {
   port: setting("PORT", "3002", "TCP port of the HTTP server.", (n) =>
@@ -112,6 +115,12 @@ export const settings = {
     "(derived from each request's Host)",
     "Base URL used in absolute links the API returns (job `url`, `next`).",
     (n) => Config.option(Config.string(n))
+  ),
+  transformThreads: setting(
+    "GLEANER_TRANSFORM_THREADS",
+    "CPU cores − 1, at most 4",
+    "Worker threads that turn fetched HTML into markdown, links and the other formats, so page processing uses more than one core and never stalls the API (0: in the main thread).",
+    (n) => Config.integer(n).pipe(Config.validate({ message: "must be ≥ 0", validation: (v) => v >= 0 }), Config.withDefault(defaultTransformThreads))
   ),
   workers: setting("GLEANER_WORKERS", "4", "Job worker fibers per process (0 disables job processing).", (n) =>
     Config.integer(n).pipe(Config.validate({ message: "must be ≥ 0", validation: (v) => v >= 0 }), Config.withDefault(4))),

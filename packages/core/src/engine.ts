@@ -17,13 +17,14 @@ import { JobQueue } from "./jobs/job-queue.js"
 import { PageJobs } from "./jobs/page-jobs.js"
 import { RetentionSweeperLive } from "./jobs/retention.js"
 import { WorkersLive } from "./jobs/workers.js"
+import { HtmlTransformer } from "./scrape/html-threads.js"
 import { Scraper } from "./scrape/scraper.js"
 import { WebhookDeliveryLive } from "./webhooks/delivery.js"
 import { Webhooks } from "./webhooks/webhooks.js"
 
-const base = Layer.mergeAll(Accounts.Default, Billing.Default, RateLimiter.Default, JobQueue.Default, TeamConcurrency.Default, Webhooks.Default)
+const base = Layer.mergeAll(Accounts.Default, Billing.Default, RateLimiter.Default, JobQueue.Default, TeamConcurrency.Default, Webhooks.Default, HtmlTransformer.Default)
 
-export type EngineServices = Accounts | Billing | RateLimiter | JobQueue | TeamConcurrency | Usage | Plans | Scraper | PageJobs | Crawler | BatchScraper | Webhooks | Mapper
+export type EngineServices = Accounts | Billing | RateLimiter | JobQueue | TeamConcurrency | Usage | Plans | Scraper | PageJobs | Crawler | BatchScraper | Webhooks | Mapper | HtmlTransformer
 
 /** Every engine service; no background work. Needs the Store, the Fetcher and GleanerConfig. */
 export const EngineLive = Layer.mergeAll(Crawler.Default, BatchScraper.Default, Mapper.Default).pipe(

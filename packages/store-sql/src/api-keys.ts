@@ -38,7 +38,7 @@ export const makeApiKeys = (db: Db): StoreService["apiKeys"] => {
   const { execute, query } = db
 
   return {
-    insert: Effect.fn("Store.apiKeys.insert")(function*(key: NewApiKey) {
+    insert: Effect.fnUntraced(function*(key: NewApiKey) {
       const rows = yield* execute(
         query
           .insertInto("api_keys")
@@ -56,7 +56,7 @@ export const makeApiKeys = (db: Db): StoreService["apiKeys"] => {
       return Option.getOrThrow(yield* decodeKey(rows))
     }),
 
-    findActiveByHash: Effect.fn("Store.apiKeys.findActiveByHash")(function*(hash: string) {
+    findActiveByHash: Effect.fnUntraced(function*(hash: string) {
       const rows = yield* execute(
         query
           .selectFrom("api_keys")
@@ -80,12 +80,12 @@ export const makeApiKeys = (db: Db): StoreService["apiKeys"] => {
       return yield* decodeKeyWithTeam(rows.map((row) => ({ key: row, team: row })))
     }),
 
-    list: Effect.fn("Store.apiKeys.list")(function*(teamId?: string) {
+    list: Effect.fnUntraced(function*(teamId?: string) {
       const all = query.selectFrom("api_keys").selectAll().orderBy("created_at").orderBy("id")
       return yield* decodeKeys(yield* execute(teamId === undefined ? all : all.where("team_id", "=", teamId)))
     }),
 
-    revoke: Effect.fn("Store.apiKeys.revoke")(function*(id: string, now: number) {
+    revoke: Effect.fnUntraced(function*(id: string, now: number) {
       const rows = yield* execute(
         query
           .updateTable("api_keys")

@@ -2,7 +2,9 @@
  * The database as the query code sees it: the tables' types, a "cold" Kysely per dialect that only
  * compiles queries (its driver is a DummyDriver and never runs anything), and `Db`, the handle each
  * resource module receives. `Db.execute` runs a compiled query through @effect/sql, so it joins
- * the fiber's transaction (`Db.transaction`) and gets @effect/sql's spans.
+ * the fiber's transaction (`Db.transaction`) and gets @effect/sql's spans. So the resource
+ * modules use `Effect.fnUntraced`, not `Effect.fn`: a traced function captures a stack trace on
+ * every call (~20 µs), which a crawl pays several times per page for spans that add nothing.
  *
  * Rows are decoded with Schema at this boundary because the dialects disagree on types: Postgres
  * returns BIGINT (our epoch-ms columns), COUNT and SUM as strings, SQLite returns numbers. The
@@ -154,7 +156,14 @@ export interface IdempotencyKeysTable {
   readonly created_at: Millis
 }
 
+export interface CreditTotalsTable {
+  readonly team_id: string
+  readonly period_start: Millis
+  readonly credits: Millis
+}
+
 export interface Database {
+  readonly credit_totals: CreditTotalsTable
   readonly idempotency_keys: IdempotencyKeysTable
   readonly job_pages: JobPagesTable
   readonly documents: DocumentsTable

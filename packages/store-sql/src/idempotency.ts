@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import type { Db } from "./database.js"
 
 export const makeIdempotencyKeys = ({ execute, query }: Db): StoreService["idempotencyKeys"] => ({
-  claim: Effect.fn("Store.idempotencyKeys.claim")(function*(teamId: string, key: string, now: number) {
+  claim: Effect.fnUntraced(function*(teamId: string, key: string, now: number) {
     const rows = yield* execute(
       query.insertInto("idempotency_keys").values({ team_id: teamId, idempotency_key: key, created_at: now })
         .onConflict((oc) => oc.columns(["team_id", "idempotency_key"]).doNothing())

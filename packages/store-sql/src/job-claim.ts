@@ -162,7 +162,7 @@ export const makeClaim = (db: Db) => {
       return [...jobs].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0))
     })
 
-  return Effect.fn("Store.jobs.claim")(function*(request: ClaimRequest) {
+  return Effect.fnUntraced(function*(request: ClaimRequest) {
     if (request.limit <= 0 || request.kinds?.length === 0) return []
     return yield* db.transaction(Effect.gen(function*() {
       yield* settleAbandoned(request.now)

@@ -29,7 +29,7 @@ const decodeCounts = decodeRows(Schema.Struct({ status: Schema.String, count: Db
 const insertBatch = 500
 
 export const makeJobPages = ({ execute, query, transaction }: Db): StoreService["jobPages"] => ({
-  add: Effect.fn("Store.jobPages.add")(function*(jobId: string, teamId: string, pages: ReadonlyArray<NewJobPage>, now: number) {
+  add: Effect.fnUntraced(function*(jobId: string, teamId: string, pages: ReadonlyArray<NewJobPage>, now: number) {
     const added: Array<string> = []
     yield* transaction(Effect.forEach(chunks(pages, insertBatch), (chunk) =>
       Effect.map(
@@ -49,17 +49,17 @@ export const makeJobPages = ({ execute, query, transaction }: Db): StoreService[
       ), { discard: true }))
     return added
   }),
-  pending: Effect.fn("Store.jobPages.pending")(function*(jobId: string, limit: number) {
+  pending: Effect.fnUntraced(function*(jobId: string, limit: number) {
     return yield* decodePages(yield* execute(
       query.selectFrom("job_pages").selectAll().where("job_id", "=", jobId).where("status", "=", "pending")
         .orderBy("depth").orderBy("created_at").orderBy("page_key").limit(limit)
     ))
   }),
-  keys: Effect.fn("Store.jobPages.keys")(function*(jobId: string) {
+  keys: Effect.fnUntraced(function*(jobId: string) {
     const rows = yield* decodeKeys(yield* execute(query.selectFrom("job_pages").select("page_key").where("job_id", "=", jobId)))
     return rows.map((row) => row.page_key)
   }),
-  settle: Effect.fn("Store.jobPages.settle")(function*(jobId: string, key: string, outcome: JobPageOutcome, now: number) {
+  settle: Effect.fnUntraced(function*(jobId: string, key: string, outcome: JobPageOutcome, now: number) {
     const rows = yield* execute(
       query.updateTable("job_pages")
         .set({
@@ -73,26 +73,26 @@ export const makeJobPages = ({ execute, query, transaction }: Db): StoreService[
     )
     return rows.length > 0
   }),
-  counts: Effect.fn("Store.jobPages.counts")(function*(jobId: string) {
+  counts: Effect.fnUntraced(function*(jobId: string) {
     const rows = yield* decodeCounts(yield* execute(
       query.selectFrom("job_pages").select((eb) => ["status", eb.fn.countAll().as("count")]).where("job_id", "=", jobId).groupBy("status")
     ))
     const count = (status: string) => rows.find((row) => row.status === status)?.count ?? 0
     return { pending: count("pending"), done: count("done"), failed: count("failed"), blocked: count("blocked") }
   }),
-  results: Effect.fn("Store.jobPages.results")(function*(jobId: string, teamId: string, options: { readonly offset: number; readonly limit: number }) {
+  results: Effect.fnUntraced(function*(jobId: string, teamId: string, options: { readonly offset: number; readonly limit: number }) {
     return yield* decodePages(yield* execute(
       query.selectFrom("job_pages").selectAll().where("job_id", "=", jobId).where("team_id", "=", teamId).where("status", "=", "done")
         .orderBy("finished_at").orderBy("page_key").limit(options.limit).offset(options.offset)
     ))
   }),
-  problems: Effect.fn("Store.jobPages.problems")(function*(jobId: string, teamId: string) {
+  problems: Effect.fnUntraced(function*(jobId: string, teamId: string) {
     return yield* decodePages(yield* execute(
       query.selectFrom("job_pages").selectAll().where("job_id", "=", jobId).where("team_id", "=", teamId)
         .where("status", "in", ["failed", "blocked"]).orderBy("finished_at").orderBy("page_key")
     ))
   }),
-  deleteJob: Effect.fn("Store.jobPages.deleteJob")(function*(jobId: string) {
+  deleteJob: Effect.fnUntraced(function*(jobId: string) {
     yield* execute(query.deleteFrom("job_pages").where("job_id", "=", jobId))
   })
 })

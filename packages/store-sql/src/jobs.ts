@@ -41,7 +41,7 @@ export const makeJobs = (db: Db): StoreService["jobs"] => {
       (rows) => rows.length > 0
     )
 
-  const get = Effect.fn("Store.jobs.get")(function*(teamId: string, id: string) {
+  const get = Effect.fnUntraced(function*(teamId: string, id: string) {
     return yield* decodeJob(
       yield* execute(query.selectFrom("jobs").selectAll().where("id", "=", id).where("team_id", "=", teamId))
     )
@@ -63,7 +63,7 @@ export const makeJobs = (db: Db): StoreService["jobs"] => {
     )
 
   return {
-    enqueue: Effect.fn("Store.jobs.enqueue")(function*(job: NewJob) {
+    enqueue: Effect.fnUntraced(function*(job: NewJob) {
       const rows = yield* execute(
         query
           .insertInto("jobs")
@@ -94,7 +94,7 @@ export const makeJobs = (db: Db): StoreService["jobs"] => {
 
     claim: makeClaim(db),
 
-    heartbeat: Effect.fn("Store.jobs.heartbeat")(function*(id: string, workerId: string, now: number, leaseMs: number) {
+    heartbeat: Effect.fnUntraced(function*(id: string, workerId: string, now: number, leaseMs: number) {
       const rows = yield* execute(
         query
           .updateTable("jobs")
@@ -111,7 +111,7 @@ export const makeJobs = (db: Db): StoreService["jobs"] => {
       })
     }),
 
-    complete: Effect.fn("Store.jobs.complete")(function*(id: string, workerId: string, result: string, now: number) {
+    complete: Effect.fnUntraced(function*(id: string, workerId: string, result: string, now: number) {
       return yield* whileOwned(id, workerId, {
         status: "completed",
         result,
@@ -121,7 +121,7 @@ export const makeJobs = (db: Db): StoreService["jobs"] => {
       })
     }),
 
-    fail: Effect.fn("Store.jobs.fail")(function*(
+    fail: Effect.fnUntraced(function*(
       id: string,
       workerId: string,
       failure: { readonly error: string; readonly retryAt: number | null },
@@ -143,7 +143,7 @@ export const makeJobs = (db: Db): StoreService["jobs"] => {
       )
     }),
 
-    release: Effect.fn("Store.jobs.release")(function*(id: string, workerId: string, now: number) {
+    release: Effect.fnUntraced(function*(id: string, workerId: string, now: number) {
       return yield* whileOwned(id, workerId, {
         status: "queued",
         // The attempt is not counted: the worker gave the job back, it did not fail.
@@ -156,7 +156,7 @@ export const makeJobs = (db: Db): StoreService["jobs"] => {
 
     // Each step is one atomic statement, so no transaction: a job claimed between the first two
     // steps is caught by the second, one settled meanwhile is returned as it now is.
-    cancel: Effect.fn("Store.jobs.cancel")(function*(teamId: string, id: string, now: number) {
+    cancel: Effect.fnUntraced(function*(teamId: string, id: string, now: number) {
       const cancelled = yield* updateIfStatus(teamId, id, "queued", {
         status: "cancelled",
         finished_at: now,
@@ -168,7 +168,7 @@ export const makeJobs = (db: Db): StoreService["jobs"] => {
       return yield* get(teamId, id)
     }),
 
-    markCancelled: Effect.fn("Store.jobs.markCancelled")(function*(id: string, workerId: string, now: number) {
+    markCancelled: Effect.fnUntraced(function*(id: string, workerId: string, now: number) {
       return yield* whileOwned(id, workerId, {
         status: "cancelled",
         lease_expires_at: null,
@@ -179,7 +179,7 @@ export const makeJobs = (db: Db): StoreService["jobs"] => {
 
     get,
 
-    counts: Effect.fn("Store.jobs.counts")(function*(teamId: string) {
+    counts: Effect.fnUntraced(function*(teamId: string) {
       const rows = yield* decodeCounts(
         yield* execute(
           query
@@ -194,7 +194,7 @@ export const makeJobs = (db: Db): StoreService["jobs"] => {
       return { queued: of("queued"), running: of("running") }
     }),
 
-    list: Effect.fn("Store.jobs.list")(function*(teamId: string, filter: { readonly kind: string; readonly statuses: ReadonlyArray<JobStatus> }) {
+    list: Effect.fnUntraced(function*(teamId: string, filter: { readonly kind: string; readonly statuses: ReadonlyArray<JobStatus> }) {
       if (filter.statuses.length === 0) return []
       return yield* decodeJobs(yield* execute(
         query.selectFrom("jobs").selectAll().where("team_id", "=", teamId).where("kind", "=", filter.kind)
@@ -202,7 +202,7 @@ export const makeJobs = (db: Db): StoreService["jobs"] => {
       ))
     }),
 
-    purgeSettled: Effect.fn("Store.jobs.purgeSettled")(function*(before: number) {
+    purgeSettled: Effect.fnUntraced(function*(before: number) {
       const rows = yield* db.transaction(Effect.gen(function*() {
         const ids = yield* execute(
           query.selectFrom("jobs").select("id").where("created_at", "<", before).where("status", "in", ["completed", "failed", "cancelled"])
@@ -217,7 +217,7 @@ export const makeJobs = (db: Db): StoreService["jobs"] => {
       return rows.map((row) => row.id)
     }),
 
-    lastCompletedAt: Effect.fn("Store.jobs.lastCompletedAt")(function*(teamId: string) {
+    lastCompletedAt: Effect.fnUntraced(function*(teamId: string) {
       const row = yield* decodeLastFinished(
         yield* execute(
           query

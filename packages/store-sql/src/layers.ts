@@ -70,6 +70,10 @@ const sqliteClient = (filename: string) =>
       // Other processes may hold the write lock for a moment: wait rather than fail.
       yield* client`PRAGMA busy_timeout = 5000`
       yield* client`PRAGMA foreign_keys = ON`
+      // In WAL mode NORMAL syncs at checkpoints, not on every commit: a killed process loses
+      // nothing (the WAL is intact), a power cut may lose the last commits; FULL's fsync per
+      // commit would cap a crawl at the disk's sync rate.
+      yield* client`PRAGMA synchronous = NORMAL`
       return Context.make(SqliteClient.SqliteClient, client).pipe(Context.add(SqlClient.SqlClient, client))
     })
   ).pipe(Layer.provide(Reactivity.layer))

@@ -1,7 +1,9 @@
 /**
  * The credit ledger: an append-only list of entries (usage, refunds, grants) per team and billing
  * period. Idempotency is the unique `idempotency_key` plus ON CONFLICT DO NOTHING, so a retried
- * operation is recorded once even when two retries race. Totals are SUMs over the entries.
+ * operation is recorded once even when two retries race. Each entry written also adds its credits
+ * to `credit_totals` in the same transaction, so the period total is one row; other totals are
+ * SUMs over the entries.
  */
 import type { LedgerEntry, StoreService } from "@gleaner/core"
 import { Effect, Option, Schema } from "effect"
@@ -32,7 +34,7 @@ const decodeUsage = decodeRows(PeriodUsageFromRow)
 const decodeTotal = decodeFirst(TotalFromRow)
 
 export const makeLedger = (db: Db): StoreService["ledger"] => {
-  const { execute, query } = db
+  const { execute, query, transaction } = db
 
   const usageByPeriod = (teamId: string, byApiKey: boolean) => {
     const ofTeam = query.selectFrom("ledger").where("team_id", "=", teamId)
@@ -50,39 +52,50 @@ export const makeLedger = (db: Db): StoreService["ledger"] => {
   }
 
   return {
-    append: Effect.fn("Store.ledger.append")(function*(entry: LedgerEntry) {
-      const rows = yield* execute(
-        query
-          .insertInto("ledger")
-          .values({
-            id: entry.id,
-            team_id: entry.teamId,
-            api_key_id: entry.apiKeyId,
-            operation: entry.operation,
-            job_id: entry.jobId,
-            credits: entry.credits,
-            period_start: entry.periodStart,
-            created_at: entry.createdAt,
-            idempotency_key: entry.idempotencyKey
-          })
-          .onConflict((oc) => oc.column("idempotency_key").doNothing())
-          .returning("id")
-      )
-      return rows.length > 0
+    append: Effect.fnUntraced(function*(entry: LedgerEntry) {
+      return yield* transaction(Effect.gen(function*() {
+        const rows = yield* execute(
+          query
+            .insertInto("ledger")
+            .values({
+              id: entry.id,
+              team_id: entry.teamId,
+              api_key_id: entry.apiKeyId,
+              operation: entry.operation,
+              job_id: entry.jobId,
+              credits: entry.credits,
+              period_start: entry.periodStart,
+              created_at: entry.createdAt,
+              idempotency_key: entry.idempotencyKey
+            })
+            .onConflict((oc) => oc.column("idempotency_key").doNothing())
+            .returning("id")
+        )
+        if (rows.length === 0) return false
+        yield* execute(
+          query
+            .insertInto("credit_totals")
+            .values({ team_id: entry.teamId, period_start: entry.periodStart, credits: entry.credits })
+            .onConflict((oc) =>
+              oc.columns(["team_id", "period_start"]).doUpdateSet((eb) => ({ credits: eb("credit_totals.credits", "+", eb.ref("excluded.credits")) }))
+            )
+        )
+        return true
+      }))
     }),
 
-    periodTotal: Effect.fn("Store.ledger.periodTotal")(function*(teamId: string, periodStart: number) {
+    periodTotal: Effect.fnUntraced(function*(teamId: string, periodStart: number) {
       const rows = yield* execute(
         query
-          .selectFrom("ledger")
-          .select((eb) => eb.fn.coalesce(eb.fn.sum("credits"), eb.lit(0)).as("total"))
+          .selectFrom("credit_totals")
+          .select("credits as total")
           .where("team_id", "=", teamId)
           .where("period_start", "=", periodStart)
       )
       return Option.match(yield* decodeTotal(rows), { onNone: () => 0, onSome: (row) => row.total })
     }),
 
-    jobTotal: Effect.fn("Store.ledger.jobTotal")(function*(teamId: string, jobId: string) {
+    jobTotal: Effect.fnUntraced(function*(teamId: string, jobId: string) {
       const rows = yield* execute(
         query
           .selectFrom("ledger")
@@ -93,14 +106,14 @@ export const makeLedger = (db: Db): StoreService["ledger"] => {
       return Option.match(yield* decodeTotal(rows), { onNone: () => 0, onSome: (row) => row.total })
     }),
 
-    usageByPeriod: Effect.fn("Store.ledger.usageByPeriod")(function*(
+    usageByPeriod: Effect.fnUntraced(function*(
       teamId: string,
       options: { readonly byApiKey: boolean }
     ) {
       return yield* decodeUsage(yield* execute(usageByPeriod(teamId, options.byApiKey)))
     }),
 
-    list: Effect.fn("Store.ledger.list")(function*(teamId: string, options: { readonly jobId?: string }) {
+    list: Effect.fnUntraced(function*(teamId: string, options: { readonly jobId?: string }) {
       const ofTeam = query.selectFrom("ledger").selectAll().where("team_id", "=", teamId)
       const rows = yield* execute(
         (options.jobId === undefined ? ofTeam : ofTeam.where("job_id", "=", options.jobId))

@@ -177,13 +177,32 @@ const idempotency = Effect.gen(function*() {
   yield* sql`CREATE INDEX ledger_team_job_idx ON ledger (team_id, job_id)`
 })
 
+/**
+ * A team's credits per billing period, kept beside the ledger and updated in the same transaction
+ * as each entry, so a balance check reads one row instead of summing the period's entries (which
+ * grows with every page a team scrapes). Filled from the entries already there.
+ */
+const creditTotals = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const ms = sql.literal(sql.onDialectOrElse({ pg: () => "BIGINT", orElse: () => "INTEGER" }))
+  yield* sql`CREATE TABLE credit_totals (
+    team_id TEXT NOT NULL REFERENCES teams (id),
+    period_start ${ms} NOT NULL,
+    credits ${ms} NOT NULL,
+    PRIMARY KEY (team_id, period_start)
+  )`
+  yield* sql`INSERT INTO credit_totals (team_id, period_start, credits)
+    SELECT team_id, period_start, SUM(credits) FROM ledger GROUP BY team_id, period_start`
+})
+
 /** Every migration, keyed `NNNN_name`; the number is the id the Migrator records. */
 export const migrations = {
   "0001_foundation": foundation,
   "0002_scrape": scrape,
   "0003_job_pages": jobPages,
   "0004_webhooks": webhooks,
-  "0005_idempotency": idempotency
+  "0005_idempotency": idempotency,
+  "0006_credit_totals": creditTotals
 } as const
 
 export const migrationsLoader: Migrator.Loader = Migrator.fromRecord(migrations)

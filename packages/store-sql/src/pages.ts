@@ -47,7 +47,7 @@ const decodeCachedPage = decodeFirst(CachedPageFromRow)
 const decodeSnapshot = decodeFirst(SnapshotFromRow)
 
 export const makeDocuments = ({ execute, query }: Db): StoreService["documents"] => ({
-  put: Effect.fn("Store.documents.put")(function*(d: StoredDocument) {
+  put: Effect.fnUntraced(function*(d: StoredDocument) {
     yield* execute(query.insertInto("documents").values({
       id: d.id,
       team_id: d.teamId,
@@ -58,19 +58,19 @@ export const makeDocuments = ({ execute, query }: Db): StoreService["documents"]
       expires_at: d.expiresAt
     }))
   }),
-  get: Effect.fn("Store.documents.get")(function*(teamId: string, id: string, now: number) {
+  get: Effect.fnUntraced(function*(teamId: string, id: string, now: number) {
     return yield* decodeDocument(yield* execute(
       query.selectFrom("documents").selectAll().where("team_id", "=", teamId).where("id", "=", id).where("expires_at", ">", now)
     ))
   }),
-  purgeExpired: Effect.fn("Store.documents.purgeExpired")(function*(now: number) {
+  purgeExpired: Effect.fnUntraced(function*(now: number) {
     const rows = yield* execute(query.deleteFrom("documents").where("expires_at", "<=", now).returning("id"))
     return rows.length
   })
 })
 
 export const makePageCache = ({ execute, query }: Db): StoreService["pageCache"] => ({
-  put: Effect.fn("Store.pageCache.put")(function*(page: CachedPage) {
+  put: Effect.fnUntraced(function*(page: CachedPage) {
     const row = {
       url: page.url,
       status_code: page.statusCode,
@@ -81,7 +81,7 @@ export const makePageCache = ({ execute, query }: Db): StoreService["pageCache"]
     yield* execute(query.insertInto("page_cache").values({ team_id: page.teamId, cache_key: page.key, ...row })
       .onConflict((oc) => oc.columns(["team_id", "cache_key"]).doUpdateSet(row)))
   }),
-  get: Effect.fn("Store.pageCache.get")(function*(teamId: string, key: string) {
+  get: Effect.fnUntraced(function*(teamId: string, key: string) {
     return yield* decodeCachedPage(yield* execute(
       query.selectFrom("page_cache").selectAll().where("team_id", "=", teamId).where("cache_key", "=", key)
     ))
@@ -89,12 +89,12 @@ export const makePageCache = ({ execute, query }: Db): StoreService["pageCache"]
 })
 
 export const makeSnapshots = ({ execute, query }: Db): StoreService["snapshots"] => ({
-  put: Effect.fn("Store.snapshots.put")(function*(s: PageSnapshot) {
+  put: Effect.fnUntraced(function*(s: PageSnapshot) {
     const row = { markdown: s.markdown, json: s.json, scraped_at: s.scrapedAt }
     yield* execute(query.insertInto("page_snapshots").values({ team_id: s.teamId, url: s.url, tag: s.tag, ...row })
       .onConflict((oc) => oc.columns(["team_id", "url", "tag"]).doUpdateSet(row)))
   }),
-  latest: Effect.fn("Store.snapshots.latest")(function*(teamId: string, url: string, tag: string) {
+  latest: Effect.fnUntraced(function*(teamId: string, url: string, tag: string) {
     return yield* decodeSnapshot(yield* execute(
       query.selectFrom("page_snapshots").selectAll().where("team_id", "=", teamId).where("url", "=", url).where("tag", "=", tag)
     ))

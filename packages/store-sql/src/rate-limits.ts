@@ -13,7 +13,7 @@ export const makeRateLimits = (db: Db): StoreService["rateLimits"] => {
   const { execute, query } = db
 
   return {
-    hit: Effect.fn("Store.rateLimits.hit")(function*(key: string, windowStart: number) {
+    hit: Effect.fnUntraced(function*(key: string, windowStart: number) {
       const rows = yield* execute(
         query
           .insertInto("rate_limits")
@@ -26,7 +26,7 @@ export const makeRateLimits = (db: Db): StoreService["rateLimits"] => {
       return Option.getOrThrow(yield* decodeCount(rows)).count
     }),
 
-    purge: Effect.fn("Store.rateLimits.purge")(function*(before: number) {
+    purge: Effect.fnUntraced(function*(before: number) {
       yield* execute(query.deleteFrom("rate_limits").where("window_start", "<", before))
     })
   }

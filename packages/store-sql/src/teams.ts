@@ -21,12 +21,12 @@ export const makeTeams = (db: Db): StoreService["teams"] => {
   const { execute, query } = db
   const selectTeams = query.selectFrom("teams").selectAll()
 
-  const get = Effect.fn("Store.teams.get")(function*(id: string) {
+  const get = Effect.fnUntraced(function*(id: string) {
     return yield* decodeTeam(yield* execute(selectTeams.where("id", "=", id)))
   })
 
   return {
-    create: Effect.fn("Store.teams.create")(function*(team: Team) {
+    create: Effect.fnUntraced(function*(team: Team) {
       const rows = yield* execute(
         query
           .insertInto("teams")
@@ -49,15 +49,15 @@ export const makeTeams = (db: Db): StoreService["teams"] => {
 
     get,
 
-    findByName: Effect.fn("Store.teams.findByName")(function*(name: string) {
+    findByName: Effect.fnUntraced(function*(name: string) {
       return yield* decodeTeam(yield* execute(selectTeams.where("name", "=", name)))
     }),
 
-    list: Effect.fn("Store.teams.list")(function*() {
+    list: Effect.fnUntraced(function*() {
       return yield* decodeTeams(yield* execute(selectTeams.orderBy("created_at").orderBy("id")))
     }),
 
-    update: Effect.fn("Store.teams.update")(function*(
+    update: Effect.fnUntraced(function*(
       id: string,
       changes: { readonly plan?: string; readonly maxConcurrency?: number }
     ) {

@@ -41,7 +41,7 @@ export const makeWebhooks = (db: Db): StoreService["webhooks"] => {
     )
 
   return {
-    enqueue: Effect.fn("Store.webhooks.enqueue")(function*(delivery: NewWebhookDelivery) {
+    enqueue: Effect.fnUntraced(function*(delivery: NewWebhookDelivery) {
       const rows = yield* execute(
         query
           .insertInto("webhook_outbox")
@@ -64,7 +64,7 @@ export const makeWebhooks = (db: Db): StoreService["webhooks"] => {
       return Option.getOrThrow(yield* decodeDelivery(rows))
     }),
 
-    due: Effect.fn("Store.webhooks.due")(function*(now: number, limit: number, leaseMs: number) {
+    due: Effect.fnUntraced(function*(now: number, limit: number, leaseMs: number) {
       if (limit <= 0) return []
       const pick = query
         .selectFrom("webhook_outbox")
@@ -87,11 +87,11 @@ export const makeWebhooks = (db: Db): StoreService["webhooks"] => {
       return [...deliveries].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     }),
 
-    markDelivered: Effect.fn("Store.webhooks.markDelivered")(function*(id: string, now: number) {
+    markDelivered: Effect.fnUntraced(function*(id: string, now: number) {
       return yield* settlePending(id, { status: "delivered", delivered_at: now, last_error: null })
     }),
 
-    markFailed: Effect.fn("Store.webhooks.markFailed")(function*(
+    markFailed: Effect.fnUntraced(function*(
       id: string,
       failure: { readonly error: string; readonly retryAt: number | null }
     ) {
@@ -103,13 +103,13 @@ export const makeWebhooks = (db: Db): StoreService["webhooks"] => {
       )
     }),
 
-    get: Effect.fn("Store.webhooks.get")(function*(teamId: string, id: string) {
+    get: Effect.fnUntraced(function*(teamId: string, id: string) {
       return yield* decodeDelivery(
         yield* execute(query.selectFrom("webhook_outbox").selectAll().where("id", "=", id).where("team_id", "=", teamId))
       )
     }),
 
-    purgeSettled: Effect.fn("Store.webhooks.purgeSettled")(function*(before: number) {
+    purgeSettled: Effect.fnUntraced(function*(before: number) {
       const rows = yield* execute(
         query
           .deleteFrom("webhook_outbox")
@@ -120,7 +120,7 @@ export const makeWebhooks = (db: Db): StoreService["webhooks"] => {
       return rows.length
     }),
 
-    teamSecret: Effect.fn("Store.webhooks.teamSecret")(function*(teamId: string, ifMissing: string) {
+    teamSecret: Effect.fnUntraced(function*(teamId: string, ifMissing: string) {
       const row = yield* decodeSecret(
         yield* execute(
           query
@@ -133,7 +133,7 @@ export const makeWebhooks = (db: Db): StoreService["webhooks"] => {
       return Option.map(row, (r) => r.webhook_secret)
     }),
 
-    setTeamSecret: Effect.fn("Store.webhooks.setTeamSecret")(function*(teamId: string, secret: string) {
+    setTeamSecret: Effect.fnUntraced(function*(teamId: string, secret: string) {
       const rows = yield* execute(query.updateTable("teams").set({ webhook_secret: secret }).where("id", "=", teamId).returning("id"))
       return rows.length > 0
     })

@@ -77,6 +77,15 @@ export const storeContract = (name: string, makeLayer: () => Layer.Layer<Store, 
         periodStart: T0, createdAt: T0, idempotencyKey: null, ...overrides
       })
 
+      it.effect("concurrent debits all count in the period total, retried ones once", () =>
+        Effect.gen(function*() {
+          const store = yield* Store
+          const team = yield* makeTeam(store)
+          const keys = Array.from({ length: 20 }, () => `idem-${uid()}`)
+          yield* Effect.all([...keys, ...keys].map((idempotencyKey) => store.ledger.append(entry(team.id, { credits: 1, idempotencyKey }))), { concurrency: "unbounded" })
+          assert.strictEqual(yield* store.ledger.periodTotal(team.id, T0), 20)
+        }))
+
       it.effect("append, idempotency, periodTotal, list", () =>
         Effect.gen(function*() {
           const store = yield* Store

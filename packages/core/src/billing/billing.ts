@@ -53,7 +53,7 @@ export class Billing extends Effect.Service<Billing>()("@gleaner/core/Billing", 
         }))
       )
 
-    const balance = Effect.fn("Billing.balance")(function*(teamId: string) {
+    const balance = Effect.fnUntraced(function*(teamId: string) {
       const team = yield* teamOrFail(teamId)
       const period = periodOf(yield* Clock.currentTimeMillis)
       const used = yield* store.ledger.periodTotal(teamId, period.start)
@@ -68,7 +68,7 @@ export class Billing extends Effect.Service<Billing>()("@gleaner/core/Billing", 
     })
 
     /** Fails with 402 unless the team can afford `credits` now. */
-    const ensure = Effect.fn("Billing.ensure")(function*(teamId: string, credits: number) {
+    const ensure = Effect.fnUntraced(function*(teamId: string, credits: number) {
       const b = yield* balance(teamId)
       if (b.remainingCredits < credits) {
         return yield* new InsufficientCreditsError({ message: messages.insufficientCredits })
@@ -77,7 +77,7 @@ export class Billing extends Effect.Service<Billing>()("@gleaner/core/Billing", 
     })
 
     /** Records a debit; true when written, false when its idempotency key was already used. */
-    const debit = Effect.fn("Billing.debit")(function*(d: Debit) {
+    const debit = Effect.fnUntraced(function*(d: Debit) {
       const now = yield* Clock.currentTimeMillis
       return yield* store.ledger.append({
         id: uuidv7At(now),

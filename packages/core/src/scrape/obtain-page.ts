@@ -29,7 +29,7 @@ export interface ObtainDeps {
   readonly config: GleanerConfig["Type"]
 }
 
-export const obtainPage = ({ config, fetcher, store }: ObtainDeps) => Effect.fn("Scraper.obtainPage")(function*(plan: ScrapePlan, teamId: string) {
+export const obtainPage = ({ config, fetcher, store }: ObtainDeps) => Effect.fnUntraced(function*(plan: ScrapePlan, teamId: string) {
   const now = yield* Clock.currentTimeMillis
   const proxy = Option.map(config.stealthProxyUrl, Redacted.value)
   const key = cacheKey(plan.url, {

@@ -1,87 +1,21 @@
 /**
- * From fetched bytes to the document's content: HTML through the single-parse page pipeline and
- * the format producers, PDFs through the PDF reader, plain text and JSON as they are. Pure apart
- * from the PDF reader's promise; no storage, no billing.
+ * From fetched bytes to the document's content: HTML through the page pipeline (html-content.ts,
+ * run by the caller's `HtmlTransform`), PDFs through the PDF reader, plain text and JSON as they
+ * are. No storage, no billing.
  */
-import { STATUS_CODES } from "node:http"
 import { Effect } from "effect"
 import { ScrapeSiteError, ScrapeUnsupportedFileError } from "../errors.js"
 import { decodeBody } from "../transform/charset.js"
-import { extractAttributes } from "../transform/formats/attributes.js"
 import { pdfToMarkdown } from "../transform/formats/pdf.js"
-import { extractStructuredJson } from "../transform/formats/structured-data.js"
 import { summarizeExtractive } from "../transform/formats/summary.js"
-import { transformPage } from "../transform/page.js"
 import { classifyContent } from "./content.js"
+import { type FetchedPage, htmlRecipe, type HtmlRecipe, pageMetadata, type Produced } from "./html-content.js"
 import type { ScrapePlan } from "./plan.js"
 
-/** A page as fetched (or read back from the cache). */
-export interface FetchedPage {
-  readonly url: string
-  readonly statusCode: number
-  readonly contentType: string | null
-  readonly body: Uint8Array
-}
+export type { FetchedPage, Produced } from "./html-content.js"
 
-/** The content part of a Document; metadata gets its scrape fields later. */
-export interface Produced {
-  readonly markdown?: string
-  readonly html?: string
-  readonly rawHtml?: string
-  readonly links?: ReadonlyArray<string>
-  readonly images?: ReadonlyArray<string>
-  readonly summary?: string
-  readonly json?: unknown
-  readonly attributes?: ReadonlyArray<{ readonly selector: string; readonly attribute: string; readonly values: ReadonlyArray<string> }>
-  readonly metadata: Readonly<Record<string, unknown>>
-  /** Markdown for change tracking and summaries even when markdown was not asked for. */
-  readonly fullMarkdown: string
-  /** Pages of a PDF that were read (for billing). */
-  readonly pdfPages?: number
-  readonly warnings: ReadonlyArray<string>
-}
-
-const pageMetadata = (plan: ScrapePlan, page: FetchedPage) => ({
-  sourceURL: plan.sourceUrl,
-  url: page.url,
-  statusCode: page.statusCode,
-  ...(page.contentType === null ? {} : { contentType: page.contentType }),
-  ...(page.statusCode >= 400 ? { error: STATUS_CODES[page.statusCode] ?? `HTTP ${page.statusCode}` } : {})
-})
-
-const fromHtml = (plan: ScrapePlan, page: FetchedPage): Produced => {
-  const { text } = decodeBody(page.body, page.contentType ?? undefined)
-  const needsMarkdown = plan.want.markdown || plan.want.summary || plan.want.json !== undefined ||
-    plan.want.changeTracking !== undefined
-  const t = transformPage(text, {
-    url: page.url,
-    sourceURL: plan.sourceUrl,
-    statusCode: page.statusCode,
-    ...(page.contentType === null ? {} : { contentType: page.contentType }),
-    onlyMainContent: plan.onlyMainContent,
-    includeTags: plan.includeTags,
-    excludeTags: plan.excludeTags,
-    removeBase64Images: plan.removeBase64Images,
-    blockAds: plan.blockAds,
-    want: { markdown: needsMarkdown, html: plan.want.html, links: plan.want.links, images: plan.want.images }
-  })
-  const markdown = t.markdown ?? ""
-  return {
-    ...(plan.want.markdown ? { markdown } : {}),
-    ...(plan.want.html && t.html !== undefined ? { html: t.html } : {}),
-    ...(plan.want.rawHtml ? { rawHtml: text } : {}),
-    ...(plan.want.links ? { links: t.links ?? [] } : {}),
-    ...(plan.want.images ? { images: t.images ?? [] } : {}),
-    ...(plan.want.summary ? { summary: summarizeExtractive(markdown) } : {}),
-    ...(plan.want.json === undefined
-      ? {}
-      : { json: extractStructuredJson(text, { ...plan.want.json, pageUrl: page.url, markdown }).json }),
-    ...(plan.want.attributes === undefined ? {} : { attributes: extractAttributes(text, plan.want.attributes) }),
-    metadata: { ...t.metadata, ...pageMetadata(plan, page) },
-    fullMarkdown: markdown,
-    warnings: []
-  }
-}
+/** Runs the HTML pipeline (in a transform thread or in this one). */
+export type HtmlTransform = (recipe: HtmlRecipe, page: FetchedPage) => Effect.Effect<Produced>
 
 const fromText = (plan: ScrapePlan, page: FetchedPage, language: string): Produced => {
   const { text } = decodeBody(page.body, page.contentType ?? undefined)
@@ -93,7 +27,7 @@ const fromText = (plan: ScrapePlan, page: FetchedPage, language: string): Produc
     ...(plan.want.links ? { links: [] } : {}),
     ...(plan.want.images ? { images: [] } : {}),
     ...(plan.want.summary ? { summary: summarizeExtractive(text) } : {}),
-    metadata: pageMetadata(plan, page),
+    metadata: pageMetadata(plan.sourceUrl, page),
     fullMarkdown: markdown,
     warnings: []
   }
@@ -104,7 +38,7 @@ const fromPdf = (plan: ScrapePlan, page: FetchedPage) =>
     if (!plan.pdf.enabled) {
       return {
         ...(plan.want.markdown ? { markdown: "" } : {}),
-        metadata: pageMetadata(plan, page),
+        metadata: pageMetadata(plan.sourceUrl, page),
         fullMarkdown: "",
         warnings: ["PDF parsing is off (parsers: []): the document's text was not extracted."]
       } satisfies Produced
@@ -118,7 +52,7 @@ const fromPdf = (plan: ScrapePlan, page: FetchedPage) =>
       ...(plan.want.summary ? { summary: summarizeExtractive(pdf.markdown) } : {}),
       ...(plan.want.links ? { links: [] } : {}),
       ...(plan.want.images ? { images: [] } : {}),
-      metadata: { ...pageMetadata(plan, page), numPages: pdf.numPages },
+      metadata: { ...pageMetadata(plan.sourceUrl, page), numPages: pdf.numPages },
       fullMarkdown: pdf.markdown,
       pdfPages: pdf.pages.length,
       warnings: []
@@ -126,11 +60,15 @@ const fromPdf = (plan: ScrapePlan, page: FetchedPage) =>
   })
 
 /** The content of a fetched page, or 400-ish refusal for a file type Gleaner cannot read yet. */
-export const produce = (plan: ScrapePlan, page: FetchedPage): Effect.Effect<Produced, ScrapeSiteError | ScrapeUnsupportedFileError> => {
+export const produce = (
+  plan: ScrapePlan,
+  page: FetchedPage,
+  html: HtmlTransform
+): Effect.Effect<Produced, ScrapeSiteError | ScrapeUnsupportedFileError> => {
   const content = classifyContent(page.contentType, page.body, page.url)
   switch (content.kind) {
     case "html":
-      return Effect.sync(() => fromHtml(plan, page))
+      return html(htmlRecipe(plan), page)
     case "text":
       return Effect.sync(() => fromText(plan, page, content.language))
     case "pdf":

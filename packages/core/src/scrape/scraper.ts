@@ -21,13 +21,15 @@ import { compareSnapshots } from "../transform/formats/change-tracking.js"
 import { checkThreatProtection } from "../transform/formats/threat-protection.js"
 import { obtainPage } from "./obtain-page.js"
 import { planScrape, type ScrapePlan } from "./plan.js"
+import { HtmlTransformer } from "./html-threads.js"
 import { type Produced, produce } from "./produce.js"
 import { redactProduced } from "./redact.js"
 import { pageIdentity } from "./url.js"
 
 /**
  * Who pays for a scrape made inside a job (crawl, batch), so retries are charged once. A scrape
- * without a `jobId` is synchronous and waits for one of the team's concurrency slots.
+ * without a `jobId` is synchronous, waits for one of the team's concurrency slots and is stored
+ * for `GET /v2/scrape/:id`; one with a `jobId` is kept by its job (its page row), not twice.
  */
 export interface ScrapeBilling {
   readonly operation?: string
@@ -59,8 +61,9 @@ export class Scraper extends Effect.Service<Scraper>()("@gleaner/core/Scraper", 
     const concurrency = yield* TeamConcurrency
     const plans = yield* Plans
     const obtain = obtainPage({ store, config, fetcher: yield* Fetcher })
+    const html = (yield* HtmlTransformer).transform
 
-    const track = Effect.fn("Scraper.track")(function*(plan: ScrapePlan, teamId: string, produced: Produced, now: number) {
+    const track = Effect.fnUntraced(function*(plan: ScrapePlan, teamId: string, produced: Produced, now: number) {
       const tracking = plan.want.changeTracking
       if (tracking === undefined) return undefined
       const url = pageIdentity(plan.url)
@@ -104,7 +107,7 @@ export class Scraper extends Effect.Service<Scraper>()("@gleaner/core/Scraper", 
     })
 
     /** The scrape itself, once it has its turn. */
-    const scrapeNow = Effect.fn("Scraper.scrapeNow")(function*(auth: AuthContext, plan: ScrapePlan, bill: ScrapeBilling, turn: Turn) {
+    const scrapeNow = Effect.fnUntraced(function*(auth: AuthContext, plan: ScrapePlan, bill: ScrapeBilling, turn: Turn) {
       const scrapeId = uuidv7At(yield* Clock.currentTimeMillis)
       const debit = (credits: number) =>
         billing.debit({
@@ -119,7 +122,7 @@ export class Scraper extends Effect.Service<Scraper>()("@gleaner/core/Scraper", 
         Effect.tapErrorTag("ScrapeLockdownCacheMissError", () => debit(failedScrapeCredits({ lockdownCacheMiss: true })))
       )
       yield* checkThreats(plan, obtained.page.url)
-      const produced = redactProduced(plan, yield* produce(plan, obtained.page))
+      const produced = redactProduced(plan, yield* produce(plan, obtained.page, html))
       const now = yield* Clock.currentTimeMillis
       const changeTracking = yield* track(plan, auth.team.id, produced, now)
       const creditsUsed = documentCredits({
@@ -150,7 +153,7 @@ export class Scraper extends Effect.Service<Scraper>()("@gleaner/core/Scraper", 
         }
       }
       yield* debit(creditsUsed)
-      if (!plan.zeroDataRetention) {
+      if (!plan.zeroDataRetention && bill.jobId === undefined) {
         yield* store.documents.put({
           id: scrapeId,
           teamId: auth.team.id,
