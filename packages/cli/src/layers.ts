@@ -4,6 +4,7 @@
  */
 import { Effect, Layer, Logger } from "effect"
 import { databaseUrlOf, EngineLive, EngineWithWorkersLive, GleanerConfig } from "@gleaner/core"
+import { PlaywrightBrowser } from "@gleaner/browser-playwright"
 import { UndiciFetcher } from "@gleaner/fetch-undici"
 import { storeLayerFromUrl } from "@gleaner/store-sql"
 
@@ -28,10 +29,14 @@ export const AdminLive = EngineLive.pipe(
   Layer.provideMerge(ConfigLive)
 )
 
+/** Chromium when the machine has one (GLEANER_CHROMIUM_PATH or the system's), else none. */
+export const BrowserLive = PlaywrightBrowser.layerConfig()
+
 /** Engine services plus job workers (serve, worker). */
 export const ProcessLive = EngineWithWorkersLive.pipe(
   Layer.provideMerge(StoreLive),
   Layer.provideMerge(UndiciFetcher.layer),
+  Layer.provideMerge(BrowserLive),
   Layer.provideMerge(LoggingLive),
   Layer.provideMerge(ConfigLive)
 )

@@ -28,6 +28,7 @@ import {
   Scraper,
   Store
 } from "@gleaner/core"
+import { PlaywrightBrowser } from "@gleaner/browser-playwright"
 import { UndiciFetcher } from "@gleaner/fetch-undici"
 import { storeLayerFromUrl } from "@gleaner/store-sql"
 import { GleanerClientError, toClientError } from "./client-error.js"
@@ -94,6 +95,8 @@ const makeRuntime = (settings: GleanerSettings) => {
   return ManagedRuntime.make(EngineWithWorkersLive.pipe(
     Layer.provideMerge(store),
     Layer.provideMerge(UndiciFetcher.layer),
+    // Chromium when the machine has one (settings.chromiumPath or the system's), else none
+    Layer.provideMerge(PlaywrightBrowser.layerConfig()),
     Layer.provideMerge(config)
   ))
 }

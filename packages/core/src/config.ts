@@ -74,6 +74,18 @@ export const settings = {
         Config.withDefault<ReadonlyArray<string>>([])
       )
   ),
+  chromiumPath: setting(
+    "GLEANER_CHROMIUM_PATH",
+    "(search: chromium-headless-shell, then chromium)",
+    "The Chromium binary for pages that need a browser (`waitFor`, pages that render with JavaScript). Without one, such pages are fetched with a warning.",
+    (n) => Config.option(Config.nonEmptyString(n))
+  ),
+  browserContexts: setting(
+    "GLEANER_BROWSER_CONTEXTS",
+    "4",
+    "Pages rendered in the browser at once (one isolated browser context each).",
+    (n) => Config.integer(n).pipe(Config.validate({ message: "must be between 1 and 256", validation: (v) => v >= 1 && v <= 256 }), Config.withDefault(4))
+  ),
   auth: setting(
     "GLEANER_AUTH",
     "on",

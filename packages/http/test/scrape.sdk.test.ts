@@ -113,6 +113,16 @@ layer(env(["127.0.0.0/8"]), { excludeTestServices: true, timeout: 60_000 })("scr
       assert.deepStrictEqual([browser.status, browser.code], [400, "SCRAPE_ACTIONS_NOT_SUPPORTED"])
     }))
 
+  it.effect("without a browser, waitFor fetches the page and the warning says how to install Chromium", () =>
+    Effect.gen(function*() {
+      const firecrawl = yield* sdk
+      const doc = yield* Effect.promise(() => firecrawl.scrape(`${site.url}/article`, { formats: ["markdown"], waitFor: 500, maxAge: 0 }))
+      assert.match(doc.markdown ?? "", /^# /m)
+      assert.strictEqual(doc.metadata?.["engine"], "fetch")
+      assert.include(doc.warning ?? "", "waitFor needs a browser")
+      assert.include(doc.warning ?? "", "apt-get install -y chromium-headless-shell")
+    }))
+
   it.effect("bad bodies: v1 fields name their replacement, waitFor over half the timeout is refused", () =>
     Effect.gen(function*() {
       const { key } = yield* BootstrapKey

@@ -70,7 +70,7 @@ export class BatchScraper extends Effect.Service<BatchScraper>()("@gleaner/core/
       yield* plans.require(auth.team.plan, featuresRequested(request))
       const { urls: _urls, webhook, appendToId, ignoreInvalidURLs: _ignore, maxConcurrency, zeroDataRetention, origin: _origin, integration: _integration, ...options } = request
       // the options are checked once, not on every page
-      yield* planScrape({ ...options, url: valid[0] ?? "" }, { stealthProxy: Option.isSome(config.stealthProxyUrl) })
+      yield* planScrape({ ...options, url: valid[0] ?? "" }, { stealthProxy: Option.isSome(config.stealthProxyUrl), browser: false })
       yield* billing.ensure(auth.team.id, valid.length)
       const reported = ignoreInvalid ? { invalidURLs } : {}
 

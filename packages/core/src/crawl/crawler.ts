@@ -93,7 +93,7 @@ export class Crawler extends Effect.Service<Crawler>()("@gleaner/core/Crawler", 
       const scope = scopeOf(url, request)
       if (!scope.ok) return yield* new BadRequestError({ message: scope.message, details: [{ path: [scope.field, scope.index], message: scope.message }] })
       // the scrape options are checked now, not on every page
-      yield* planScrape({ ...request.scrapeOptions, url: url.href }, { stealthProxy: Option.isSome(config.stealthProxyUrl) })
+      yield* planScrape({ ...request.scrapeOptions, url: url.href }, { stealthProxy: Option.isSome(config.stealthProxyUrl), browser: false })
       yield* billing.ensure(auth.team.id, 1)
       if (idempotencyKey !== undefined) {
         const fresh = isUuid(idempotencyKey) && (yield* store.idempotencyKeys.claim(auth.team.id, idempotencyKey, yield* Clock.currentTimeMillis))

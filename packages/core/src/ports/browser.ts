@@ -8,16 +8,31 @@ import { type GleanerError, ServiceUnavailableError } from "../errors.js"
 
 export interface RenderRequest {
   readonly url: string
+  /** The whole render's deadline: waiting for a browser, loading, waiting and reading. */
   readonly timeoutMs: number
+  /** Extra milliseconds to let scripts run after the `load` event. */
   readonly waitForMs?: number
+  /** Sent with every request the page makes. */
   readonly headers?: Readonly<Record<string, string>>
+  /** Emulate a phone: small touch viewport and a mobile Chrome user agent. */
   readonly mobile?: boolean
 }
 
-export interface RenderedPage {
+/** A request the page tried to make and the SSRF guard refused. */
+export interface BlockedRequest {
   readonly url: string
+  readonly reason: string
+}
+
+export interface RenderedPage {
+  /** The URL after redirects. */
+  readonly url: string
+  /** The status of the main document's response. */
   readonly status: number
+  /** The DOM as it stood when the page was read (scripts have run). */
   readonly html: string
+  /** Sub-requests refused by the SSRF guard while the page rendered (capped; absent when none). */
+  readonly blockedRequests?: ReadonlyArray<BlockedRequest>
 }
 
 export interface BrowserService {

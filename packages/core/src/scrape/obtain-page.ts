@@ -1,12 +1,19 @@
 /**
  * Getting the page: from the team's cache when the plan allows it (maxAge, minAge, lockdown),
  * otherwise from the Fetcher — directly, or through the operator's stealth proxy when asked for or
- * when `proxy: "auto"` meets a page that refuses a plain fetch (401, 403, 429).
+ * when `proxy: "auto"` meets a page that refuses a plain fetch (401, 403, 429) — or from the
+ * browser: at once when the request has `waitFor`, and after the fetch when the fetched HTML is a
+ * JavaScript shell (javascript-shell.ts). A shell whose render fails is kept as fetched, with a
+ * warning. `engine` says which one produced the page.
  */
 import { Clock, Effect, Option, Redacted } from "effect"
 import type { GleanerConfig } from "../config.js"
 import { ScrapeLockdownCacheMissError, ScrapeNoCachedDataError } from "../errors.js"
+import type { BrowserService } from "../ports/browser.js"
 import type { Fetcher } from "../ports/fetcher.js"
+import { decodeBody } from "../transform/charset.js"
+import { classifyContent } from "./content.js"
+import { looksLikeJavaScriptShell } from "./javascript-shell.js"
 import type { Store } from "../ports/store.js"
 import type { ScrapePlan } from "./plan.js"
 import type { FetchedPage } from "./produce.js"
@@ -19,6 +26,9 @@ export interface ObtainedPage {
   /** When the served copy was fetched (a hit's original fetch time). */
   readonly fetchedAt: number
   readonly proxyUsed: "basic" | "stealth"
+  /** What produced the page now: a plain fetch or the browser (absent for a cache hit). */
+  readonly engine?: "fetch" | "browser"
+  readonly warnings: ReadonlyArray<string>
 }
 
 const REFUSED = new Set([401, 403, 429])
@@ -27,16 +37,26 @@ export interface ObtainDeps {
   readonly store: Store["Type"]
   readonly fetcher: Fetcher["Type"]
   readonly config: GleanerConfig["Type"]
+  /** Absent or unavailable: every page is fetched. */
+  readonly browser: BrowserService | undefined
 }
 
-export const obtainPage = ({ config, fetcher, store }: ObtainDeps) => Effect.fnUntraced(function*(plan: ScrapePlan, teamId: string) {
+const isHtml = (page: FetchedPage): boolean => classifyContent(page.contentType, page.body, page.url).kind === "html"
+
+/** A 2xx HTML page that shows (almost) nothing without its scripts. */
+const needsRendering = (page: FetchedPage): boolean =>
+  page.statusCode >= 200 && page.statusCode < 300 && isHtml(page) &&
+  looksLikeJavaScriptShell(decodeBody(page.body, page.contentType ?? undefined).text)
+
+export const obtainPage = ({ browser, config, fetcher, store }: ObtainDeps) => Effect.fnUntraced(function*(plan: ScrapePlan, teamId: string) {
   const now = yield* Clock.currentTimeMillis
   const proxy = Option.map(config.stealthProxyUrl, Redacted.value)
   const key = cacheKey(plan.url, {
     mobile: plan.mobile,
     headers: plan.headers,
     languages: plan.languages,
-    stealth: plan.proxy === "stealth"
+    stealth: plan.proxy === "stealth",
+    rendered: plan.waitForMs > 0
   })
 
   const cacheOnly = plan.lockdown || plan.cache.minAgeMs !== undefined
@@ -51,7 +71,8 @@ export const obtainPage = ({ config, fetcher, store }: ObtainDeps) => Effect.fnU
         page: { url: c.url, statusCode: c.statusCode, contentType: c.contentType, body: c.body },
         cacheState: "hit",
         fetchedAt: c.fetchedAt,
-        proxyUsed: plan.proxy === "stealth" && Option.isSome(proxy) ? "stealth" : "basic"
+        proxyUsed: plan.proxy === "stealth" && Option.isSome(proxy) ? "stealth" : "basic",
+        warnings: []
       } satisfies ObtainedPage
     }
     if (plan.lockdown) {
@@ -67,31 +88,70 @@ export const obtainPage = ({ config, fetcher, store }: ObtainDeps) => Effect.fnU
   }
 
   const headers = requestHeaders({ mobile: plan.mobile, languages: plan.languages, headers: plan.headers })
-  const fetchVia = (proxyUrl: string | undefined) =>
-    fetcher.fetch({
-      url: plan.url.href,
-      headers,
-      timeoutMs: plan.timeoutMs,
-      maxBodyBytes: config.maxPageBytes,
-      skipTlsVerification: plan.skipTlsVerification,
-      ...(proxyUrl === undefined ? {} : { proxyUrl })
+  const canRender = browser !== undefined && browser.available
+  const render = (startedAt: number) =>
+    Effect.gen(function*() {
+      if (browser === undefined) return yield* Effect.dieMessage("render without a browser")
+      const elapsed = (yield* Clock.currentTimeMillis) - startedAt
+      const rendered = yield* browser.render({
+        url: plan.url.href,
+        timeoutMs: Math.max(1, plan.timeoutMs - elapsed),
+        ...(plan.waitForMs > 0 ? { waitForMs: plan.waitForMs } : {}),
+        ...(Object.keys(headers).length > 0 ? { headers } : {}),
+        ...(plan.mobile ? { mobile: true } : {})
+      })
+      return {
+        url: rendered.url,
+        statusCode: rendered.status,
+        contentType: "text/html; charset=utf-8",
+        body: new TextEncoder().encode(rendered.html)
+      } satisfies FetchedPage
     })
-  const stealthFirst = plan.proxy === "stealth" && Option.isSome(proxy)
-  let response = yield* fetchVia(stealthFirst ? Option.getOrUndefined(proxy) : undefined)
-  let proxyUsed: "basic" | "stealth" = stealthFirst ? "stealth" : "basic"
-  if (plan.proxy === "auto" && Option.isSome(proxy) && REFUSED.has(response.status)) {
-    response = yield* fetchVia(proxy.value)
-    proxyUsed = "stealth"
-  }
-  const page: FetchedPage = {
-    url: response.url,
-    statusCode: response.status,
-    contentType: response.headers["content-type"] ?? null,
-    body: response.body
+
+  let page: FetchedPage
+  let proxyUsed: "basic" | "stealth" = "basic"
+  let engine: "fetch" | "browser" = "fetch"
+  const warnings: Array<string> = []
+  if (plan.waitForMs > 0 && canRender) {
+    page = yield* render(now)
+    engine = "browser"
+  } else {
+    const fetchVia = (proxyUrl: string | undefined) =>
+      fetcher.fetch({
+        url: plan.url.href,
+        headers,
+        timeoutMs: plan.timeoutMs,
+        maxBodyBytes: config.maxPageBytes,
+        skipTlsVerification: plan.skipTlsVerification,
+        ...(proxyUrl === undefined ? {} : { proxyUrl })
+      })
+    const stealthFirst = plan.proxy === "stealth" && Option.isSome(proxy)
+    let response = yield* fetchVia(stealthFirst ? Option.getOrUndefined(proxy) : undefined)
+    proxyUsed = stealthFirst ? "stealth" : "basic"
+    if (plan.proxy === "auto" && Option.isSome(proxy) && REFUSED.has(response.status)) {
+      response = yield* fetchVia(proxy.value)
+      proxyUsed = "stealth"
+    }
+    page = {
+      url: response.url,
+      statusCode: response.status,
+      contentType: response.headers["content-type"] ?? null,
+      body: response.body
+    }
+    // a stealth-proxied page stays as fetched: the browser does not go through that proxy
+    if (canRender && proxyUsed === "basic" && needsRendering(page)) {
+      const rendered = yield* Effect.either(render(now))
+      if (rendered._tag === "Right") {
+        page = rendered.right
+        engine = "browser"
+      } else {
+        warnings.push(`The page seems to need JavaScript, but rendering it failed (${rendered.left.message}): this is the page as fetched.`)
+      }
+    }
   }
   const fetchedAt = yield* Clock.currentTimeMillis
   if (plan.cache.store && page.statusCode >= 200 && page.statusCode < 300) {
     yield* store.pageCache.put({ teamId, key, ...page, fetchedAt })
   }
-  return { page, cacheState: "miss", fetchedAt, proxyUsed } satisfies ObtainedPage
+  return { page, cacheState: "miss", fetchedAt, proxyUsed, engine, warnings } satisfies ObtainedPage
 })

@@ -37,6 +37,8 @@ export interface ScrapePlan {
   readonly removeBase64Images: boolean
   readonly blockAds: boolean
   readonly timeoutMs: number
+  /** Milliseconds to let the page's scripts run in the browser after it loaded (0: none). */
+  readonly waitForMs: number
   readonly mobile: boolean
   readonly headers: Readonly<Record<string, string>>
   readonly languages: ReadonlyArray<string>
@@ -121,10 +123,20 @@ const pdfOf = (request: ScrapeRequest): ScrapePlan["pdf"] => {
     : { enabled: true, maxPages: pdf.maxPages, mode: pdf.mode ?? "auto" }
 }
 
-const warningsOf = (request: ScrapeRequest, want: ScrapePlan["want"], context: { readonly stealthProxy: boolean }) => {
+/** What the server has that a plan depends on. */
+export interface PlanContext {
+  readonly stealthProxy: boolean
+  /** A browser is installed (the Browser layer found Chromium). */
+  readonly browser: boolean
+}
+
+/** Why a page was fetched without a browser although the request wanted one. */
+export const noBrowserHint = "no Chromium is installed (apt-get install -y chromium-headless-shell, or set GLEANER_CHROMIUM_PATH)"
+
+const warningsOf = (request: ScrapeRequest, want: ScrapePlan["want"], context: PlanContext) => {
   const warnings: Array<string> = []
-  if ((request.waitFor ?? 0) > 0) {
-    warnings.push("waitFor needs a browser engine, which this server does not have yet: the page was fetched without running JavaScript.")
+  if ((request.waitFor ?? 0) > 0 && !context.browser) {
+    warnings.push(`waitFor needs a browser, and ${noBrowserHint}: the page was fetched without running JavaScript.`)
   }
   if ((request.proxy === "stealth" || request.proxy === "enhanced") && !context.stealthProxy) {
     warnings.push("No stealth proxy is configured (GLEANER_STEALTH_PROXY_URL): the page was fetched directly.")
@@ -140,7 +152,7 @@ const warningsOf = (request: ScrapeRequest, want: ScrapePlan["want"], context: {
 /** The plan for a request, or the error that refuses it before any fetch. */
 export const planScrape = (
   request: ScrapeRequest,
-  context: { readonly stealthProxy: boolean }
+  context: PlanContext
 ): Either.Either<ScrapePlan, BadRequestError | ScrapeActionsNotSupportedError> =>
   Either.gen(function*() {
     const url = yield* normalizeRequestUrl(request.url)
@@ -160,6 +172,7 @@ export const planScrape = (
       removeBase64Images: request.removeBase64Images ?? true,
       blockAds: request.blockAds ?? true,
       timeoutMs: request.timeout ?? DEFAULT_TIMEOUT_MS,
+      waitForMs: request.waitFor ?? 0,
       mobile: request.mobile ?? false,
       headers: request.headers ?? {},
       languages: request.location?.languages ?? languagesOfCountry(request.location?.country),

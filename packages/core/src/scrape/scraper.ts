@@ -14,6 +14,7 @@ import { TeamConcurrency, type Turn } from "../billing/team-concurrency.js"
 import { BadRequestError, messages, NotFoundError, ScrapeTimeoutError, UnsafeDomainError } from "../errors.js"
 import { isUuid, uuidv7At } from "../ids.js"
 import { Fetcher } from "../ports/fetcher.js"
+import { Browser } from "../ports/browser.js"
 import { Store } from "../ports/store.js"
 import { Document } from "../schema/document.js"
 import type { ScrapeRequest } from "../schema/scrape-options.js"
@@ -60,7 +61,10 @@ export class Scraper extends Effect.Service<Scraper>()("@gleaner/core/Scraper", 
     const config = yield* GleanerConfig
     const concurrency = yield* TeamConcurrency
     const plans = yield* Plans
-    const obtain = obtainPage({ store, config, fetcher: yield* Fetcher })
+    // the Browser layer is optional: without it (or without Chromium) every page is fetched
+    const browser = Option.getOrUndefined(yield* Effect.serviceOption(Browser))
+    const planContext = { stealthProxy: Option.isSome(config.stealthProxyUrl), browser: browser?.available === true }
+    const obtain = obtainPage({ store, config, fetcher: yield* Fetcher, browser })
     const html = (yield* HtmlTransformer).transform
 
     const track = Effect.fnUntraced(function*(plan: ScrapePlan, teamId: string, produced: Produced, now: number) {
@@ -91,7 +95,7 @@ export class Scraper extends Effect.Service<Scraper>()("@gleaner/core/Scraper", 
     })
 
     const scrape = Effect.fn("Scraper.scrape")(function*(auth: AuthContext, request: ScrapeRequest, bill: ScrapeBilling = {}) {
-      const plan = yield* planScrape(request, { stealthProxy: Option.isSome(config.stealthProxyUrl) })
+      const plan = yield* planScrape(request, planContext)
       yield* plans.require(auth.team.plan, featuresRequested(request))
       yield* checkThreats(plan, plan.url.href)
       yield* billing.ensure(auth.team.id, plan.want.json ? 5 : 1)
@@ -132,7 +136,7 @@ export class Scraper extends Effect.Service<Scraper>()("@gleaner/core/Scraper", 
         ...(produced.pdfPages === undefined ? {} : { pdfPages: produced.pdfPages }),
         redactPii: plan.redactPii !== undefined
       })
-      const warnings = [...plan.warnings, ...produced.warnings]
+      const warnings = [...plan.warnings, ...obtained.warnings, ...produced.warnings]
       const { fullMarkdown: _full, pdfPages: _pages, warnings: _w, metadata, ...content } = produced
       const document: Document = {
         ...content,
@@ -146,6 +150,7 @@ export class Scraper extends Effect.Service<Scraper>()("@gleaner/core/Scraper", 
           scrapeId,
           proxyUsed: obtained.proxyUsed,
           cacheState: obtained.cacheState,
+          ...(obtained.engine === undefined ? {} : { engine: obtained.engine }),
           ...(obtained.cacheState === "hit" ? { cachedAt: new Date(obtained.fetchedAt).toISOString() } : {}),
           creditsUsed,
           concurrencyLimited: turn.limited,

@@ -41,11 +41,13 @@ export interface FetchVariant {
   readonly headers: Readonly<Record<string, string>>
   readonly languages: ReadonlyArray<string>
   readonly stealth: boolean
+  /** Rendered in the browser with `waitFor` (a different page than a plain fetch gives). */
+  readonly rendered: boolean
 }
 
 export const cacheKey = (url: URL, variant: FetchVariant): string => {
   const headers = Object.entries(variant.headers)
     .map(([k, v]) => [k.toLowerCase(), v] as const)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-  return JSON.stringify([pageIdentity(url), variant.mobile, headers, variant.languages, variant.stealth])
+  return JSON.stringify([pageIdentity(url), variant.mobile, headers, variant.languages, variant.stealth, ...(variant.rendered ? ["rendered"] : [])])
 }
