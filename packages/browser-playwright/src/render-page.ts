@@ -1,9 +1,11 @@
 /**
  * One render: check the URL before any browser is involved (shape, then every address of the
- * host), take a fresh context from the pool, route every request of the page through the SSRF
- * check, load the page until its `load` event, let scripts run for `waitForMs`, and read the DOM
- * as HTML (`outerHTML` through `evaluate`, about nine times faster than `page.content()`). The
- * whole render, waiting for a free browser included, runs under the request's deadline.
+ * host), take a fresh context from the pool (device, locale, time zone, TLS and headers as
+ * asked), route every request of the page through the ad and media filters and the SSRF check,
+ * load the page until its `load` event, let scripts run for `waitForMs`, run the actions, read
+ * the DOM as HTML (`outerHTML` through `evaluate`, about nine times faster than
+ * `page.content()`) and take the screenshot. The whole render, waiting for a free browser
+ * included, runs under the request's deadline.
  */
 import {
   type BlockedRequest,
@@ -15,12 +17,14 @@ import {
   ScrapeTimeoutError
 } from "@gleaner/core"
 import { Duration, Effect, Schema } from "effect"
-import type { BrowserContext, Page, Response, Route } from "playwright-core"
+import type { BrowserContext, BrowserContextOptions, Page, Response, Route } from "playwright-core"
+import { runActions, takeScreenshot } from "./actions.js"
+import { isAdHost } from "./ad-hosts.js"
 import { type AddressGuard, checkRequestUrl } from "./address-guard.js"
 import type { BrowserPool } from "./browser-pool.js"
 import { badUrlError, crashError, dnsError, isClosedError, navigationError, netErrorOf, unsafeAddressError } from "./failures.js"
 import { proxyErrorHeader, refusalHeader } from "./guard-proxy.js"
-import { deviceOptions } from "./user-agent.js"
+import { deviceOptions, type UserAgents } from "./user-agent.js"
 
 const firstLineOf = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? ""
 
@@ -38,10 +42,32 @@ const precheck = (guard: AddressGuard, input: string): Effect.Effect<URL, Gleane
     return shape.url
   })
 
-/** The router every request of the page passes: allowed ones go on, others are aborted. */
-const routeThroughGuard = (guard: AddressGuard, blocked: Array<BlockedRequest>) => async (route: Route): Promise<void> => {
-  const url = route.request().url()
+/** Resource types nobody reads when the page is not looked at. */
+const heavyTypes: ReadonlySet<string> = new Set(["image", "media", "font"])
+
+interface RouteFilters {
+  readonly blockAds: boolean
+  readonly blockHeavyMedia: boolean
+}
+
+const hostOf = (url: string): string => {
   try {
+    return new URL(url).hostname
+  } catch {
+    return ""
+  }
+}
+
+/** The router every request of the page passes: ads and heavy media are dropped, then the SSRF check decides. */
+const routeThroughGuard = (guard: AddressGuard, blocked: Array<BlockedRequest>, filters: RouteFilters) => async (route: Route): Promise<void> => {
+  const request = route.request()
+  const url = request.url()
+  try {
+    if (filters.blockHeavyMedia && heavyTypes.has(request.resourceType()) && !url.startsWith("data:")) return await route.abort("blockedbyclient")
+    if (filters.blockAds && isAdHost(hostOf(url))) {
+      if (blocked.length < maxBlockedRecorded) blocked.push({ url, reason: "an ad or tracker host (blockAds)" })
+      return await route.abort("blockedbyclient")
+    }
     const verdict = await checkRequestUrl(guard, url)
     if (verdict._tag === "Allowed") return await route.continue()
     if (verdict._tag === "Refused" && blocked.length < maxBlockedRecorded) blocked.push({ url, reason: verdict.reason })
@@ -102,11 +128,12 @@ const readHtml = (page: Page, url: URL) =>
   )
 
 /** Everything that happens inside the context. */
-const renderIn = (context: BrowserContext, guard: AddressGuard, url: URL, request: RenderRequest) =>
+const renderIn = (context: BrowserContext, guard: AddressGuard, url: URL, request: RenderRequest, deadlineAt: number) =>
   Effect.gen(function*() {
     const blocked: Array<BlockedRequest> = []
     const fail = (cause: unknown) => (isClosedError(cause) ? crashError(url.href) : new ScrapeSiteError({ message: `The browser failed: ${firstLineOf(cause)}` }))
-    yield* Effect.tryPromise({ try: () => context.route("**/*", routeThroughGuard(guard, blocked)), catch: fail })
+    const filters = { blockAds: request.blockAds ?? false, blockHeavyMedia: request.blockHeavyMedia ?? false }
+    yield* Effect.tryPromise({ try: () => context.route("**/*", routeThroughGuard(guard, blocked, filters)), catch: fail })
     const page = yield* Effect.tryPromise({ try: () => context.newPage(), catch: fail })
     // the main document's failing hop: after a redirect it is not the URL that was asked for
     let failedUrl: string | undefined
@@ -119,31 +146,53 @@ const renderIn = (context: BrowserContext, guard: AddressGuard, url: URL, reques
     const refused = response === null ? undefined : proxyAnswerError(response)
     if (refused !== undefined) return yield* refused
     if (request.waitForMs !== undefined && request.waitForMs > 0) yield* Effect.sleep(Duration.millis(request.waitForMs))
+    const actions = request.actions === undefined || request.actions.length === 0
+      ? undefined
+      : yield* runActions(page, request.actions, deadlineAt, () => Effect.runPromise(readHtml(page, url)))
     const html = yield* readHtml(page, url)
+    const shot = request.screenshot
+    const screenshot = shot === undefined ? undefined : yield* Effect.tryPromise({
+      try: () => takeScreenshot(page, shot, Math.max(1, deadlineAt - Date.now())),
+      catch: (cause) => (isClosedError(cause) ? crashError(url.href) : new ScrapeSiteError({ message: `The screenshot of ${url.href} failed: ${firstLineOf(cause)}` }))
+    })
     const rendered: RenderedPage = {
       url: page.url(),
       status: response?.status() ?? 200,
       html,
-      ...(blocked.length > 0 ? { blockedRequests: [...blocked] } : {})
+      ...(blocked.length > 0 ? { blockedRequests: [...blocked] } : {}),
+      ...(screenshot === undefined ? {} : { screenshot }),
+      ...(actions === undefined ? {} : { actions })
     }
     return rendered
   })
+
+/** A fresh context as the request asks: device, viewport, locale, time zone, TLS, headers. */
+const contextOptions = (agents: UserAgents, request: RenderRequest): BrowserContextOptions => {
+  const headers = request.headers ?? {}
+  const device = deviceOptions(agents, request.mobile ?? false, headers)
+  const viewport = request.screenshot?.viewport
+  return {
+    ...device,
+    ...(viewport === undefined ? {} : { viewport: { ...viewport }, screen: { ...viewport } }),
+    ...(request.locale === undefined ? {} : { locale: request.locale }),
+    ...(request.timezoneId === undefined ? {} : { timezoneId: request.timezoneId }),
+    ...(request.skipTlsVerification === true ? { ignoreHTTPSErrors: true } : {}),
+    extraHTTPHeaders: { ...headers },
+    serviceWorkers: "block",
+    acceptDownloads: false
+  }
+}
 
 /** The Browser port's `render` over a pool. */
 export const makeRender = (pool: BrowserPool) =>
   Effect.fn("PlaywrightBrowser.render")(
     function*(request: RenderRequest) {
       yield* Effect.annotateCurrentSpan("url", request.url)
+      const deadlineAt = Date.now() + request.timeoutMs
       const url = yield* precheck(pool.guard, request.url)
-      const headers = request.headers ?? {}
       const rendered = yield* pool.withContext(
-        (agents) => ({
-          ...deviceOptions(agents, request.mobile ?? false, headers),
-          extraHTTPHeaders: { ...headers },
-          serviceWorkers: "block",
-          acceptDownloads: false
-        }),
-        (context) => renderIn(context, pool.guard, url, request)
+        (agents) => contextOptions(agents, request),
+        (context) => renderIn(context, pool.guard, url, request, deadlineAt)
       )
       if (rendered.blockedRequests !== undefined) {
         yield* Effect.logDebug("SSRF guard refused sub-requests").pipe(Effect.annotateLogs({ url: request.url, blocked: rendered.blockedRequests.length }))

@@ -1,6 +1,7 @@
 /**
  * The pages the browser tests render, served by node:http on 127.0.0.1: script-built content,
- * redirects, header and device echoes, SSRF probes, and pages that never finish loading. A
+ * redirects, header and device echoes, SSRF probes, pages that never finish loading, and pages
+ * for actions, screenshots and request filtering (a form, buttons, a tall page, media and ads). A
  * second "internal" server (127.0.0.2 by default) stands for an address the guard must never
  * reach; it counts every TCP connection it receives.
  */
@@ -115,6 +116,31 @@ export const startTestSite = async (): Promise<TestSite> => {
     if (path.startsWith("/kill")) {
       site.onKill()
       return send(res, html("Kill", "<h1>Killed the browser</h1>"))
+    }
+    if (path === "/form") {
+      return send(res, html("Form", `<h1>Sign the guest book</h1><form action="/greet" method="get">
+        <input id="name" name="name" autocomplete="off"><button id="go" type="submit">Sign</button></form>`))
+    }
+    if (path === "/greet") return send(res, html("Greeting", `<h1 id="greeting">Hello, ${escape(url.searchParams.get("name") ?? "nobody")}</h1>`))
+    if (path === "/buttons") {
+      return send(res, html("Buttons", `<h1>Buttons</h1><div id="log"></div>${[1, 2, 3].map((n) =>
+        `<button class="more" onclick="document.getElementById('log').insertAdjacentHTML('beforeend', '<p>opened ${n}</p>')">More ${n}</button>`).join("")}`))
+    }
+    if (path === "/tall") {
+      return send(res, html("Tall", `<div style="height:3000px;background:linear-gradient(#fff,#333)"><h1>Top of a tall page</h1></div><p id="bottom">Bottom</p>`))
+    }
+    if (path === "/media") {
+      return send(res, html("Media", `<h1>Media page text</h1><img src="/asset/picture.png"><video src="/asset/clip.mp4"></video>
+        <script src="http://ads.doubleclick.net/tag.js"></script>`))
+    }
+    if (path.startsWith("/asset/")) {
+      res.writeHead(200, { "content-type": path.endsWith(".png") ? "image/png" : "video/mp4" })
+      return void res.end(Buffer.alloc(64))
+    }
+    if (path === "/clock") {
+      return send(res, html("Clock", `<p id="clock"></p><script>
+        document.getElementById("clock").textContent = "ZONE=" + Intl.DateTimeFormat().resolvedOptions().timeZone + " LANG=" + navigator.language
+      </script>`))
     }
     if (path.startsWith("/page/")) {
       const n = escape(path.slice("/page/".length))

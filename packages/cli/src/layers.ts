@@ -3,7 +3,7 @@
  * store the configuration names, and the engine on top.
  */
 import { Effect, Layer, Logger } from "effect"
-import { databaseUrlOf, EngineLive, EngineWithWorkersLive, GleanerConfig } from "@gleaner/core"
+import { BlobStores, databaseUrlOf, EngineLive, EngineWithWorkersLive, GleanerConfig } from "@gleaner/core"
 import { PlaywrightBrowser } from "@gleaner/browser-playwright"
 import { UndiciFetcher } from "@gleaner/fetch-undici"
 import { storeLayerFromUrl } from "@gleaner/store-sql"
@@ -32,11 +32,21 @@ export const AdminLive = EngineLive.pipe(
 /** Chromium when the machine has one (GLEANER_CHROMIUM_PATH or the system's), else none. */
 export const BrowserLive = PlaywrightBrowser.layerConfig()
 
+/** The engine with a browser, without background work (`gleaner scrape`). */
+export const ScrapeCommandLive = EngineLive.pipe(
+  Layer.provideMerge(StoreLive),
+  Layer.provideMerge(UndiciFetcher.layer),
+  Layer.provideMerge(BrowserLive),
+  Layer.provideMerge(LoggingLive),
+  Layer.provideMerge(ConfigLive)
+)
+
 /** Engine services plus job workers (serve, worker). */
 export const ProcessLive = EngineWithWorkersLive.pipe(
   Layer.provideMerge(StoreLive),
   Layer.provideMerge(UndiciFetcher.layer),
   Layer.provideMerge(BrowserLive),
+  Layer.provideMerge(BlobStores.fromConfig),
   Layer.provideMerge(LoggingLive),
   Layer.provideMerge(ConfigLive)
 )

@@ -4,7 +4,7 @@
  * teams made with the CLI work against the running server; a restart on the same data directory
  * keeps teams, keys and the credit ledger; a pinned GLEANER_API_KEY is used instead of a new one.
  */
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import Firecrawl from "@mendable/firecrawl-js"
@@ -14,6 +14,7 @@ import { storeLayerFromUrl } from "@gleaner/store-sql"
 import { Effect, Layer, Option } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { startFixtureSite } from "@gleaner/fixture-site"
+import { findChromium } from "@gleaner/browser-playwright"
 import { gleaner, gleanerOutput, startServer } from "./processes.js"
 
 const dirs: Array<string> = []
@@ -23,6 +24,13 @@ const freshDataDir = () => {
   return dir
 }
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })))
+
+const hasChromium = Option.isSome(Effect.runSync(Effect.orElseSucceed(findChromium(process.env), () => Option.none())))
+if (!hasChromium) {
+  const message = "[cli] no Chromium (apt-get install -y chromium-headless-shell): gleaner scrape --screenshot is not tested"
+  if (process.env["CI"] === "true") throw new Error(`CI=true but ${message}`)
+  console.warn(`\n${message}\n`)
+}
 
 const get = async (url: string, key?: string) => {
   const response = await fetch(url, key === undefined ? {} : { headers: { authorization: `Bearer ${key}` } })
@@ -141,6 +149,21 @@ describe("gleaner serve (pnpm start)", () => {
       expect(links.length).toBeGreaterThan(0)
       const doc = JSON.parse(await gleaner(["scrape", `${site.url}/article`, "--json"], env)) as { metadata: { cacheState: string } }
       expect(doc.metadata.cacheState).toBe("hit")
+    } finally {
+      await site.close()
+    }
+  }, 60_000)
+
+  it.skipIf(!hasChromium)("gleaner scrape --screenshot saves a full-page PNG and still prints the markdown", async () => {
+    const site = await startFixtureSite({ sitePages: 5, bombMegabytes: 16 })
+    try {
+      const dataDir = freshDataDir()
+      const file = join(dataDir, "page.png")
+      const env = { GLEANER_DATA_DIR: dataDir, GLEANER_ALLOWED_NETWORKS: "127.0.0.0/8" }
+      const out = await gleanerOutput(["scrape", `${site.url}/article`, "--screenshot", file], env)
+      expect(out.stdout).toMatch(/^# /m)
+      expect(out.stderr).toContain(`Screenshot saved to ${file}`)
+      expect([...readFileSync(file).subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47])
     } finally {
       await site.close()
     }

@@ -69,7 +69,7 @@ describe("crawl and batch scrape in-process", () => {
     const job = await gleaner.batchScrape(urls, { options: { formats: ["markdown"] } })
     expect(job).toMatchObject({ status: "completed", completed: 3, creditsUsed: 3 })
     expect(job.data.map((d) => d.markdown).join("\n")).toMatch(/Site page 2/)
-    await expect(gleaner.batchScrape(urls, { options: { formats: ["screenshot"] } })).rejects.toBeInstanceOf(GleanerClientError)
+    await expect(gleaner.batchScrape(urls, { options: { timeout: 2000, waitFor: 1500 } })).rejects.toBeInstanceOf(GleanerClientError)
     await expect(gleaner.startCrawl(`${site.url}/site`, { excludePaths: ["("] })).rejects.toMatchObject({ status: 400 })
   })
 })

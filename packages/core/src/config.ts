@@ -128,6 +128,12 @@ export const settings = {
     "Base URL used in absolute links the API returns (job `url`, `next`).",
     (n) => Config.option(Config.string(n))
   ),
+  fileUrls: setting(
+    "GLEANER_FILE_URLS",
+    "served",
+    "How screenshots and action PDFs are returned: `served` (kept under the data directory, returned as unguessable URLs on this server, deleted with the job results) or `data` (inline `data:` URLs, nothing kept).",
+    (n) => Config.literal("served", "data")(n).pipe(Config.withDefault("served" as const))
+  ),
   transformThreads: setting(
     "GLEANER_TRANSFORM_THREADS",
     "CPU cores − 1, at most 4",

@@ -173,6 +173,12 @@ export class ScrapeActionsNotSupportedError extends Schema.TaggedError<ScrapeAct
   coded("SCRAPE_ACTIONS_NOT_SUPPORTED")
 ) {}
 
+/** One of the request's actions failed in the browser; the message names the action. */
+export class ScrapeActionError extends Schema.TaggedError<ScrapeActionError>()(
+  "ScrapeActionError",
+  coded("SCRAPE_ACTION_ERROR")
+) {}
+
 /** A private, loopback, link-local or metadata address, refused by the SSRF guard. */
 export class UnsafeAddressError extends Schema.TaggedError<UnsafeAddressError>()(
   "UnsafeAddressError",
@@ -215,6 +221,7 @@ export const GleanerError = Schema.Union(
   ScrapeNoCachedDataError,
   ScrapeLockdownCacheMissError,
   ScrapeActionsNotSupportedError,
+  ScrapeActionError,
   UnsafeAddressError,
   UnsafeDomainError,
   MapTimeoutError

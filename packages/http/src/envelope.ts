@@ -21,6 +21,7 @@ import {
   PayloadTooLargeError,
   QueueFullError,
   RateLimitError,
+  ScrapeActionError,
   ScrapeActionsNotSupportedError,
   ScrapeDnsError,
   ScrapeLockdownCacheMissError,
@@ -119,6 +120,7 @@ export const Errors = {
     "SCRAPE_ACTIONS_NOT_SUPPORTED",
     (e) => new ScrapeActionsNotSupportedError(props(e))
   ),
+  ScrapeAction: wire(ScrapeActionError, "SCRAPE_ACTION_ERROR", (e) => new ScrapeActionError(props(e))),
   UnsafeAddress: wire(UnsafeAddressError, "UNSAFE_ADDRESS", (e) => new UnsafeAddressError(props(e))),
   UnsafeDomain: wire(UnsafeDomainError, "unsafe_domain_blocked", (e) => new UnsafeDomainError(props(e))),
   MapTimeout: wire(MapTimeoutError, "MAP_TIMEOUT", (e) => new MapTimeoutError(props(e)))

@@ -32,6 +32,7 @@ import { GleanerApi, V2 } from "./api.js"
 import { authenticationLayer } from "./auth.js"
 import { errorMiddleware, type ErrorMiddlewareOptions } from "./errors.js"
 import { JobStreamsLive } from "./job-stream.js"
+import { FilesLive } from "./files.js"
 import { HealthLive } from "./handlers/health.js"
 import { BatchScrapeLive } from "./handlers/batch-scrape.js"
 import { CrawlLive } from "./handlers/crawl.js"
@@ -83,13 +84,13 @@ export const HttpApiLive: Layer.Layer<HttpApi.Api, never, EngineServices | Glean
 /**
  * Gleaner's API served on whatever `HttpServer` is provided (tests: `NodeHttpServer.layerTest`),
  * with the WebSocket status streams of crawls and batch scrapes on their status URLs
- * (job-stream.ts).
+ * (job-stream.ts) and the files scrapes made (files.ts).
  */
 export const HttpAppLive: Layer.Layer<
   never,
   never,
   EngineServices | GleanerConfig | HttpServer.HttpServer | HttpRouter.HttpRouter.DefaultServices
-> = serveApi(GleanerApi, HttpApiLive).pipe(Layer.provide(JobStreamsLive()))
+> = serveApi(GleanerApi, HttpApiLive).pipe(Layer.provide(JobStreamsLive()), Layer.provide(FilesLive))
 
 export interface HttpServerOptions {
   /** TCP port; default `GleanerConfig.port` (PORT, 3002). 0 picks a free port. */

@@ -111,6 +111,7 @@ layer(env(["127.0.0.0/8"]), { excludeTestServices: true, timeout: 60_000 })("scr
       assert.deepStrictEqual([noCache.status, noCache.code], [404, "SCRAPE_NO_CACHED_DATA"])
       const browser = yield* sdkError(firecrawl.scrape(`${site.url}/article`, { formats: [{ type: "screenshot" }] }))
       assert.deepStrictEqual([browser.status, browser.code], [400, "SCRAPE_ACTIONS_NOT_SUPPORTED"])
+      assert.include(browser.message, "apt-get install -y chromium-headless-shell")
     }))
 
   it.effect("without a browser, waitFor fetches the page and the warning says how to install Chromium", () =>

@@ -1,18 +1,19 @@
 /**
  * Retention over a real store: one sweep deletes settled jobs older than the retention period
- * with their pages, and stored scrape documents past their expiry; running and recent jobs stay.
+ * with their pages, stored scrape documents past their expiry and files of days older than the
+ * period; running and recent jobs, and recent files, stay.
  */
 import { assert, layer } from "@effect/vitest"
-import { GleanerConfig, Store, sweepExpired } from "@gleaner/core"
+import { BlobStore, BlobStores, GleanerConfig, Store, sweepExpired } from "@gleaner/core"
 import { Effect, Layer, TestClock } from "effect"
 import { SqliteStore } from "../src/index.js"
 import { makeTeam, uid } from "./contract-fixtures.js"
 
-const env = Layer.merge(SqliteStore.layer({ filename: ":memory:" }), GleanerConfig.layer({ retentionDays: 7 }))
+const env = Layer.mergeAll(SqliteStore.layer({ filename: ":memory:" }), GleanerConfig.layer({ retentionDays: 7 }), BlobStores.memory())
 const day = 86_400_000
 
 layer(env)("retention sweep", (it) => {
-  it.effect("deletes expired jobs, their pages and documents; keeps running and recent ones", () =>
+  it.effect("deletes expired jobs, their pages, documents and files; keeps running and recent ones", () =>
     Effect.gen(function*() {
       const store = yield* Store
       const team = yield* makeTeam(store)
@@ -25,9 +26,17 @@ layer(env)("retention sweep", (it) => {
       yield* store.jobs.cancel(team.id, recent.id, 6 * day + 1)
       yield* store.documents.put({ id: uid(), teamId: team.id, sourceUrl: "https://x.test", document: "{}", auditMetadata: null, createdAt: 0, expiresAt: 7 * day })
 
+      const blobs = yield* BlobStore
+      const png = { bytes: new Uint8Array([1]), contentType: "image/png" } as const
+      const oldFile = yield* blobs.put(png)
+      yield* TestClock.setTime(7 * day)
+      const recentFile = yield* blobs.put(png)
+
       yield* TestClock.setTime(8 * day)
       const swept = yield* sweepExpired
-      assert.deepStrictEqual(swept, { jobs: 1, documents: 1 })
+      assert.deepStrictEqual(swept, { jobs: 1, documents: 1, files: 1 })
+      assert.isTrue((yield* blobs.get(oldFile))._tag === "None")
+      assert.isTrue((yield* blobs.get(recentFile))._tag === "Some")
       assert.isTrue((yield* store.jobs.get(team.id, old.id))._tag === "None")
       assert.lengthOf(yield* store.jobPages.keys(old.id), 0)
       assert.isTrue((yield* store.jobs.get(team.id, oldRunning.id))._tag === "Some")

@@ -8,7 +8,6 @@ import { Clock, Effect, Either, Option, Schema } from "effect"
 import type { AuthContext } from "../accounts/accounts.js"
 import { Billing } from "../billing/billing.js"
 import { featuresRequested, Plans } from "../billing/plans.js"
-import { GleanerConfig } from "../config.js"
 import { BadRequestError, ConflictError, NotFoundError } from "../errors.js"
 import { uuidv7At } from "../ids.js"
 import { decodePayload, type JobHandler } from "../jobs/handlers.js"
@@ -19,10 +18,10 @@ import { type PoolPage, runPagePool } from "../jobs/page-pool.js"
 import { type Job, type NewJobPage, Store } from "../ports/store.js"
 import { type BatchScrapeRequest, Webhook } from "../schema/crawl.js"
 import { scrapeOptionFields } from "../schema/scrape-options.js"
-import { planScrape } from "../scrape/plan.js"
 import { Scraper } from "../scrape/scraper.js"
 import { normalizeRequestUrl } from "../scrape/url.js"
 import { Webhooks } from "../webhooks/webhooks.js"
+import { PublicOrigin, withPublicOrigin } from "../files/file-links.js"
 
 export const BATCH_KIND = "batch_scrape"
 
@@ -33,7 +32,9 @@ export const BatchPayload = Schema.Struct({
   options: Schema.Struct(scrapeOptionFields),
   maxConcurrency: Schema.optional(Schema.Int),
   zeroDataRetention: Schema.optional(Schema.Boolean),
-  webhook: Schema.optional(Webhook)
+  webhook: Schema.optional(Webhook),
+  /** Where clients reached the server when the batch started: the base of served file URLs. */
+  origin: Schema.optional(Schema.String)
 })
 type BatchPayload = typeof BatchPayload.Type
 
@@ -49,7 +50,6 @@ export class BatchScraper extends Effect.Service<BatchScraper>()("@gleaner/core/
     const queue = yield* JobQueue
     const billing = yield* Billing
     const plans = yield* Plans
-    const config = yield* GleanerConfig
     const scraper = yield* Scraper
     const pageJobs = yield* PageJobs
     const webhooks = yield* Webhooks
@@ -70,7 +70,7 @@ export class BatchScraper extends Effect.Service<BatchScraper>()("@gleaner/core/
       yield* plans.require(auth.team.plan, featuresRequested(request))
       const { urls: _urls, webhook, appendToId, ignoreInvalidURLs: _ignore, maxConcurrency, zeroDataRetention, origin: _origin, integration: _integration, ...options } = request
       // the options are checked once, not on every page
-      yield* planScrape({ ...options, url: valid[0] ?? "" }, { stealthProxy: Option.isSome(config.stealthProxyUrl), browser: false })
+      yield* scraper.validate({ ...options, url: valid[0] ?? "" })
       yield* billing.ensure(auth.team.id, valid.length)
       const reported = ignoreInvalid ? { invalidURLs } : {}
 
@@ -93,7 +93,8 @@ export class BatchScraper extends Effect.Service<BatchScraper>()("@gleaner/core/
         options,
         ...(maxConcurrency === undefined ? {} : { maxConcurrency }),
         ...(zeroDataRetention === undefined ? {} : { zeroDataRetention }),
-        ...(webhook === undefined ? {} : { webhook })
+        ...(webhook === undefined ? {} : { webhook }),
+        ...Option.match(yield* PublicOrigin, { onNone: () => ({}), onSome: (origin) => ({ origin }) })
       }
       const job = yield* queue.enqueue({
         team: auth.team,
@@ -107,8 +108,10 @@ export class BatchScraper extends Effect.Service<BatchScraper>()("@gleaner/core/
     })
 
     const run = (job: Job) =>
+      Effect.flatMap(decodePayload(BatchPayload)(job), (payload) => runBatch(job, payload).pipe(withPublicOrigin(payload.origin)))
+
+    const runBatch = (job: Job, payload: BatchPayload) =>
       Effect.gen(function*() {
-        const payload = yield* decodePayload(BatchPayload)(job)
         const team = yield* store.teams.get(job.teamId)
         if (Option.isNone(team)) return yield* new NotFoundError({ message: `The team of batch scrape ${job.id} no longer exists` })
         const auth: AuthContext = { team: team.value, apiKeyId: payload.apiKeyId }

@@ -30,7 +30,9 @@ export const defaultRobotsAgent = "FirecrawlAgent"
 export const CrawlPayload = Schema.Struct({
   url: Schema.String,
   apiKeyId: Schema.NullOr(Schema.String),
-  request: CrawlRequest
+  request: CrawlRequest,
+  /** Where clients reached the server when the crawl started: the base of served file URLs. */
+  origin: Schema.optional(Schema.String)
 })
 
 export interface CrawlDeps {

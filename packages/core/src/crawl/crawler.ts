@@ -17,10 +17,10 @@ import { iso, PageJobs, type StatusPage } from "../jobs/page-jobs.js"
 import { Fetcher } from "../ports/fetcher.js"
 import { Store } from "../ports/store.js"
 import type { CrawlRequest } from "../schema/crawl.js"
-import { planScrape } from "../scrape/plan.js"
 import { Scraper } from "../scrape/scraper.js"
 import { normalizeRequestUrl } from "../scrape/url.js"
 import { Webhooks } from "../webhooks/webhooks.js"
+import { PublicOrigin, withPublicOrigin } from "../files/file-links.js"
 import { CrawlPayload, runCrawl, scopeOf } from "./crawl-run.js"
 import { paramsFromPrompt } from "./prompt-params.js"
 
@@ -93,7 +93,7 @@ export class Crawler extends Effect.Service<Crawler>()("@gleaner/core/Crawler", 
       const scope = scopeOf(url, request)
       if (!scope.ok) return yield* new BadRequestError({ message: scope.message, details: [{ path: [scope.field, scope.index], message: scope.message }] })
       // the scrape options are checked now, not on every page
-      yield* planScrape({ ...request.scrapeOptions, url: url.href }, { stealthProxy: Option.isSome(config.stealthProxyUrl), browser: false })
+      yield* scraper.validate({ ...request.scrapeOptions, url: url.href })
       yield* billing.ensure(auth.team.id, 1)
       if (idempotencyKey !== undefined) {
         const fresh = isUuid(idempotencyKey) && (yield* store.idempotencyKeys.claim(auth.team.id, idempotencyKey, yield* Clock.currentTimeMillis))
@@ -102,7 +102,7 @@ export class Crawler extends Effect.Service<Crawler>()("@gleaner/core/Crawler", 
       const job = yield* queue.enqueue({
         team: auth.team,
         kind: CRAWL_KIND,
-        payload: Schema.encodeSync(CrawlPayload)({ url: url.href, apiKeyId: auth.apiKeyId, request }),
+        payload: Schema.encodeSync(CrawlPayload)({ url: url.href, apiKeyId: auth.apiKeyId, request, ...Option.match(yield* PublicOrigin, { onNone: () => ({}), onSome: (origin) => ({ origin }) }) }),
         maxAttempts: 5
       })
       yield* jobNotifier(webhooks, auth.team.id, "crawl", job.id, request.webhook).started
@@ -164,7 +164,9 @@ export class Crawler extends Effect.Service<Crawler>()("@gleaner/core/Crawler", 
           const team = yield* store.teams.get(job.teamId)
           if (Option.isNone(team)) return yield* new NotFoundError({ message: `The team of crawl ${job.id} no longer exists` })
           const notify = jobNotifier(webhooks, job.teamId, "crawl", job.id, payload.request.webhook)
-          return yield* runCrawl({ notify, store, fetcher, scraper, maxPageBytes: config.maxPageBytes }, job, team.value, payload.request, payload.apiKeyId)
+          return yield* runCrawl({ notify, store, fetcher, scraper, maxPageBytes: config.maxPageBytes }, job, team.value, payload.request, payload.apiKeyId).pipe(
+            withPublicOrigin(payload.origin)
+          )
         })
     }
 

@@ -5,6 +5,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { type GleanerError, ServiceUnavailableError } from "../errors.js"
+import type { Action } from "../schema/scrape-options.js"
 
 export interface RenderRequest {
   readonly url: string
@@ -16,6 +17,39 @@ export interface RenderRequest {
   readonly headers?: Readonly<Record<string, string>>
   /** Emulate a phone: small touch viewport and a mobile Chrome user agent. */
   readonly mobile?: boolean
+  /** BCP 47 locale (navigator.language, Intl) and IANA time zone of the page. */
+  readonly locale?: string
+  readonly timezoneId?: string
+  /** Refuse requests to known ad and tracker hosts. */
+  readonly blockAds?: boolean
+  /** Refuse images, fonts and media (nothing to look at is needed: no screenshot, no pdf). */
+  readonly blockHeavyMedia?: boolean
+  readonly skipTlsVerification?: boolean
+  /** Run in order after the page loaded (and `waitForMs`); the page is read after the last one. */
+  readonly actions?: ReadonlyArray<Action>
+  /** A screenshot of the page as it stands when it is read. */
+  readonly screenshot?: ScreenshotRequest
+}
+
+export interface ScreenshotRequest {
+  readonly fullPage?: boolean
+  /** JPEG at this quality (1–100); PNG without it. */
+  readonly quality?: number
+  readonly viewport?: { readonly width: number; readonly height: number }
+}
+
+/** An image or document the browser made. */
+export interface BrowserFile {
+  readonly bytes: Uint8Array
+  readonly contentType: "image/png" | "image/jpeg" | "application/pdf"
+}
+
+/** What the actions produced, in the order they ran (API.md §2.4). */
+export interface ActionResults {
+  readonly screenshots: ReadonlyArray<BrowserFile>
+  readonly scrapes: ReadonlyArray<{ readonly url: string; readonly html: string }>
+  readonly javascriptReturns: ReadonlyArray<{ readonly type: string; readonly value: unknown }>
+  readonly pdfs: ReadonlyArray<BrowserFile>
 }
 
 /** A request the page tried to make and the SSRF guard refused. */
@@ -31,8 +65,11 @@ export interface RenderedPage {
   readonly status: number
   /** The DOM as it stood when the page was read (scripts have run). */
   readonly html: string
-  /** Sub-requests refused by the SSRF guard while the page rendered (capped; absent when none). */
+  /** Sub-requests refused by the SSRF guard or the ad blocker while the page rendered (capped; absent when none). */
   readonly blockedRequests?: ReadonlyArray<BlockedRequest>
+  readonly screenshot?: BrowserFile
+  /** Present when the request had actions. */
+  readonly actions?: ActionResults
 }
 
 export interface BrowserService {

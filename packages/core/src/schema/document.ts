@@ -36,6 +36,14 @@ export const ChangeTrackingResult = Schema.Struct({
   json: Schema.optional(Schema.Unknown)
 }).annotations({ identifier: "ChangeTracking" })
 
+/** What a scrape's actions produced (API.md §2.4): files as URLs, in the order they were made. */
+export const DocumentActions = Schema.Struct({
+  screenshots: Schema.Array(Schema.String),
+  scrapes: Schema.Array(Schema.Struct({ url: Schema.String, html: Schema.String })),
+  javascriptReturns: Schema.Array(Schema.Struct({ type: Schema.String, value: Schema.Unknown })),
+  pdfs: Schema.Array(Schema.String)
+}).annotations({ identifier: "DocumentActions" })
+
 export const Document = Schema.Struct({
   markdown: Schema.optional(Schema.String),
   html: Schema.optional(Schema.String),
@@ -49,6 +57,8 @@ export const Document = Schema.Struct({
     attribute: Schema.String,
     values: Schema.Array(Schema.String)
   }))),
+  screenshot: Schema.optional(Schema.String),
+  actions: Schema.optional(DocumentActions),
   changeTracking: Schema.optional(ChangeTrackingResult),
   pages: Schema.optional(Schema.Array(Schema.Struct({ pageNumber: Schema.Number, markdown: Schema.String }))),
   warning: Schema.optional(Schema.String),

@@ -2,20 +2,21 @@
  * Getting the page: from the team's cache when the plan allows it (maxAge, minAge, lockdown),
  * otherwise from the Fetcher — directly, or through the operator's stealth proxy when asked for or
  * when `proxy: "auto"` meets a page that refuses a plain fetch (401, 403, 429) — or from the
- * browser: at once when the request has `waitFor`, and after the fetch when the fetched HTML is a
- * JavaScript shell (javascript-shell.ts). A shell whose render fails is kept as fetched, with a
- * warning. `engine` says which one produced the page.
+ * browser: always for actions and screenshots (which never use the cache), at once when the
+ * request has `waitFor` or `mobile`, and after the fetch when the fetched HTML is a JavaScript
+ * shell (javascript-shell.ts). A shell whose render fails is kept as fetched, with a warning.
+ * `engine` says which one produced the page.
  */
 import { Clock, Effect, Option, Redacted } from "effect"
 import type { GleanerConfig } from "../config.js"
 import { ScrapeLockdownCacheMissError, ScrapeNoCachedDataError } from "../errors.js"
-import type { BrowserService } from "../ports/browser.js"
+import type { ActionResults, BrowserFile, BrowserService } from "../ports/browser.js"
 import type { Fetcher } from "../ports/fetcher.js"
 import { decodeBody } from "../transform/charset.js"
 import { classifyContent } from "./content.js"
 import { looksLikeJavaScriptShell } from "./javascript-shell.js"
 import type { Store } from "../ports/store.js"
-import type { ScrapePlan } from "./plan.js"
+import { needsBrowser, type ScrapePlan } from "./plan.js"
 import type { FetchedPage } from "./produce.js"
 import { requestHeaders } from "./request-headers.js"
 import { cacheKey } from "./url.js"
@@ -29,6 +30,9 @@ export interface ObtainedPage {
   /** What produced the page now: a plain fetch or the browser (absent for a cache hit). */
   readonly engine?: "fetch" | "browser"
   readonly warnings: ReadonlyArray<string>
+  /** What the browser made besides the page: the screenshot format, the actions' results. */
+  readonly screenshot?: BrowserFile
+  readonly actions?: ActionResults
 }
 
 const REFUSED = new Set([401, 403, 429])
@@ -60,20 +64,23 @@ export const obtainPage = ({ browser, config, fetcher, store }: ObtainDeps) => E
   })
 
   const cacheOnly = plan.lockdown || plan.cache.minAgeMs !== undefined
-  if (plan.cache.maxAgeMs > 0 || cacheOnly) {
+  // actions and screenshots happen now, on a live page; the plan refuses them with cacheOnly
+  const mustRender = needsBrowser(plan)
+  if (!mustRender && (plan.cache.maxAgeMs > 0 || cacheOnly)) {
     const cached = yield* store.pageCache.get(teamId, key)
     const age = Option.map(cached, (c) => now - c.fetchedAt)
     const fresh = Option.filter(cached, (c) =>
       now - c.fetchedAt <= plan.cache.maxAgeMs && (plan.cache.minAgeMs === undefined || now - c.fetchedAt >= plan.cache.minAgeMs))
     if (Option.isSome(fresh)) {
       const c = fresh.value
-      return {
+      const hit: ObtainedPage = {
         page: { url: c.url, statusCode: c.statusCode, contentType: c.contentType, body: c.body },
         cacheState: "hit",
         fetchedAt: c.fetchedAt,
         proxyUsed: plan.proxy === "stealth" && Option.isSome(proxy) ? "stealth" : "basic",
         warnings: []
-      } satisfies ObtainedPage
+      }
+      return hit
     }
     if (plan.lockdown) {
       return yield* new ScrapeLockdownCacheMissError({ message: `Lockdown mode: ${plan.url.href} is not in the cache.` })
@@ -89,6 +96,12 @@ export const obtainPage = ({ browser, config, fetcher, store }: ObtainDeps) => E
 
   const headers = requestHeaders({ mobile: plan.mobile, languages: plan.languages, headers: plan.headers })
   const canRender = browser !== undefined && browser.available
+  // the browser sends its own user agent and Accept; the caller's headers and the language go along
+  const own = new Set(Object.keys(plan.headers).map((name) => name.toLowerCase()))
+  const browserHeaders = Object.fromEntries(Object.entries(headers).filter(([name]) => own.has(name) || name === "accept-language"))
+  // nothing to look at: images, fonts and media stay unloaded
+  const looksAtPage = plan.screenshot !== undefined || plan.actions.some((a) => a.type === "screenshot" || a.type === "pdf")
+  const locale = plan.languages[0]
   const render = (startedAt: number) =>
     Effect.gen(function*() {
       if (browser === undefined) return yield* Effect.dieMessage("render without a browser")
@@ -97,23 +110,40 @@ export const obtainPage = ({ browser, config, fetcher, store }: ObtainDeps) => E
         url: plan.url.href,
         timeoutMs: Math.max(1, plan.timeoutMs - elapsed),
         ...(plan.waitForMs > 0 ? { waitForMs: plan.waitForMs } : {}),
-        ...(Object.keys(headers).length > 0 ? { headers } : {}),
-        ...(plan.mobile ? { mobile: true } : {})
+        headers: browserHeaders,
+        ...(plan.mobile ? { mobile: true } : {}),
+        ...(locale === undefined ? {} : { locale }),
+        ...(plan.timezoneId === undefined ? {} : { timezoneId: plan.timezoneId }),
+        blockAds: plan.blockAds,
+        blockHeavyMedia: !looksAtPage,
+        skipTlsVerification: plan.skipTlsVerification,
+        ...(plan.actions.length > 0 ? { actions: plan.actions } : {}),
+        ...(plan.screenshot === undefined ? {} : { screenshot: plan.screenshot })
       })
       return {
-        url: rendered.url,
-        statusCode: rendered.status,
-        contentType: "text/html; charset=utf-8",
-        body: new TextEncoder().encode(rendered.html)
-      } satisfies FetchedPage
+        page: {
+          url: rendered.url,
+          statusCode: rendered.status,
+          contentType: "text/html; charset=utf-8",
+          body: new TextEncoder().encode(rendered.html)
+        } satisfies FetchedPage,
+        ...(rendered.screenshot === undefined ? {} : { screenshot: rendered.screenshot }),
+        ...(rendered.actions === undefined ? {} : { actions: rendered.actions })
+      }
     })
+
+  if (mustRender) {
+    const rendered = yield* render(now)
+    const made: ObtainedPage = { ...rendered, cacheState: "miss", fetchedAt: yield* Clock.currentTimeMillis, proxyUsed: "basic", engine: "browser", warnings: [] }
+    return made
+  }
 
   let page: FetchedPage
   let proxyUsed: "basic" | "stealth" = "basic"
   let engine: "fetch" | "browser" = "fetch"
   const warnings: Array<string> = []
-  if (plan.waitForMs > 0 && canRender) {
-    page = yield* render(now)
+  if ((plan.waitForMs > 0 || plan.mobile) && canRender) {
+    page = (yield* render(now)).page
     engine = "browser"
   } else {
     const fetchVia = (proxyUrl: string | undefined) =>
@@ -142,7 +172,7 @@ export const obtainPage = ({ browser, config, fetcher, store }: ObtainDeps) => E
     if (canRender && proxyUsed === "basic" && needsRendering(page)) {
       const rendered = yield* Effect.either(render(now))
       if (rendered._tag === "Right") {
-        page = rendered.right
+        page = rendered.right.page
         engine = "browser"
       } else {
         warnings.push(`The page seems to need JavaScript, but rendering it failed (${rendered.left.message}): this is the page as fetched.`)
@@ -153,5 +183,6 @@ export const obtainPage = ({ browser, config, fetcher, store }: ObtainDeps) => E
   if (plan.cache.store && page.statusCode >= 200 && page.statusCode < 300) {
     yield* store.pageCache.put({ teamId, key, ...page, fetchedAt })
   }
-  return { page, cacheState: "miss", fetchedAt, proxyUsed, engine, warnings } satisfies ObtainedPage
+  const obtained: ObtainedPage = { page, cacheState: "miss", fetchedAt, proxyUsed, engine, warnings }
+  return obtained
 })

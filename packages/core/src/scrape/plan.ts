@@ -6,8 +6,9 @@
  */
 import { Either } from "effect"
 import { BadRequestError, ScrapeActionsNotSupportedError } from "../errors.js"
-import type { Format, ScrapeRequest } from "../schema/scrape-options.js"
-import { languagesOfCountry } from "./request-headers.js"
+import type { ScreenshotRequest } from "../ports/browser.js"
+import type { Action, Format, ScrapeRequest } from "../schema/scrape-options.js"
+import { languagesOfCountry, timezoneOfCountry } from "./request-headers.js"
 import { normalizeRequestUrl } from "./url.js"
 
 export const DEFAULT_MAX_AGE_MS = 2 * 24 * 60 * 60 * 1000
@@ -39,9 +40,15 @@ export interface ScrapePlan {
   readonly timeoutMs: number
   /** Milliseconds to let the page's scripts run in the browser after it loaded (0: none). */
   readonly waitForMs: number
+  /** Run in the browser, in order, before the page is read. */
+  readonly actions: ReadonlyArray<Action>
+  /** The screenshot format, when asked for. */
+  readonly screenshot: ScreenshotRequest | undefined
   readonly mobile: boolean
   readonly headers: Readonly<Record<string, string>>
   readonly languages: ReadonlyArray<string>
+  /** The rendered page's time zone, from `location.country`. */
+  readonly timezoneId: string | undefined
   readonly skipTlsVerification: boolean
   readonly proxy: "basic" | "stealth" | "auto"
   readonly cache: {
@@ -62,16 +69,24 @@ export interface ScrapePlan {
 
 const typeOf = (f: Format): string => (typeof f === "string" ? f : f.type)
 
-const browserOnly = ["screenshot"]
 const llmOnly = ["question", "highlights", "query", "deterministicJson"]
 const notYet = ["branding", "product", "menu", "audio", "video", "rawBase64"]
 
-const refuseFormats = (types: ReadonlyArray<string>, request: ScrapeRequest): BadRequestError | ScrapeActionsNotSupportedError | undefined => {
-  const browser = types.filter((t) => browserOnly.includes(t))
-  if (browser.length > 0 || (request.actions?.length ?? 0) > 0 || request.profile !== undefined) {
-    const what = [...browser.map((t) => `the ${t} format`), ...(request.actions?.length ? ["actions"] : []), ...(request.profile ? ["profile"] : [])]
+const refuseFormats = (
+  types: ReadonlyArray<string>,
+  request: ScrapeRequest,
+  context: PlanContext
+): BadRequestError | ScrapeActionsNotSupportedError | undefined => {
+  if (request.profile !== undefined) {
+    return new ScrapeActionsNotSupportedError({ message: "Browser profiles are not supported yet. Leave out profile to scrape with a fresh browser." })
+  }
+  const needs = [...(types.includes("screenshot") ? ["the screenshot format"] : []), ...(request.actions?.length ? ["actions"] : [])]
+  if (needs.length > 0 && (request.lockdown === true || request.minAge !== undefined)) {
+    return new BadRequestError({ message: `${needs.join(" and ")} need${needs.length === 1 ? "s" : ""} the live page, so they cannot be combined with ${request.lockdown === true ? "lockdown" : "minAge"} (cache only).` })
+  }
+  if (needs.length > 0 && !context.browser) {
     return new ScrapeActionsNotSupportedError({
-      message: `${what.join(", ")} need${what.length === 1 ? "s" : ""} a browser engine, which this server does not have yet. ` +
+      message: `${needs.join(" and ")} need${needs.length === 1 ? "s" : ""} a browser, and ${noBrowserHint}. ` +
         "Leave them out to scrape the page without a browser."
     })
   }
@@ -106,6 +121,21 @@ const wanted = (formats: ReadonlyArray<Format>): ScrapePlan["want"] => {
     ...(attributes ? { attributes: attributes.selectors } : {})
   }
 }
+
+const screenshotOf = (formats: ReadonlyArray<Format>): ScreenshotRequest | undefined => {
+  if (formats.includes("screenshot")) return {}
+  const format = findFormat(formats, "screenshot")
+  if (format === undefined) return undefined
+  return {
+    ...(format.fullPage === undefined ? {} : { fullPage: format.fullPage }),
+    ...(format.quality === undefined ? {} : { quality: format.quality }),
+    ...(format.viewport === undefined ? {} : { viewport: format.viewport })
+  }
+}
+
+/** The request needs a browser: actions or a screenshot (waitFor and JavaScript shells prefer one). */
+export const needsBrowser = (plan: Pick<ScrapePlan, "actions" | "screenshot">): boolean =>
+  plan.actions.length > 0 || plan.screenshot !== undefined
 
 const piiOf = (request: ScrapeRequest): ScrapePlan["redactPii"] => {
   const r = request.redactPII
@@ -157,7 +187,7 @@ export const planScrape = (
   Either.gen(function*() {
     const url = yield* normalizeRequestUrl(request.url)
     const formats = request.formats ?? ["markdown"]
-    const refusal = refuseFormats(formats.map(typeOf), request)
+    const refusal = refuseFormats(formats.map(typeOf), request, context)
     if (refusal !== undefined) return yield* Either.left(refusal)
     const want = wanted(formats)
     const lockdown = request.lockdown ?? false
@@ -173,9 +203,12 @@ export const planScrape = (
       blockAds: request.blockAds ?? true,
       timeoutMs: request.timeout ?? DEFAULT_TIMEOUT_MS,
       waitForMs: request.waitFor ?? 0,
+      actions: request.actions ?? [],
+      screenshot: screenshotOf(formats),
       mobile: request.mobile ?? false,
       headers: request.headers ?? {},
       languages: request.location?.languages ?? languagesOfCountry(request.location?.country),
+      timezoneId: timezoneOfCountry(request.location?.country),
       skipTlsVerification: request.skipTlsVerification ?? !hasHeaders,
       proxy: request.proxy === "stealth" || request.proxy === "enhanced" ? "stealth" : request.proxy === "basic" ? "basic" : "auto",
       cache: {

@@ -21,6 +21,22 @@ export const languagesOfCountry = (country: string | undefined): ReadonlyArray<s
   return language === undefined ? [] : [language]
 }
 
+/** A country's main IANA time zone, for a rendered page's clock (`location.country`). */
+const countryTimezones: Readonly<Record<string, string>> = {
+  us: "America/New_York", gb: "Europe/London", au: "Australia/Sydney", ca: "America/Toronto", ie: "Europe/Dublin",
+  nz: "Pacific/Auckland", in: "Asia/Kolkata", de: "Europe/Berlin", at: "Europe/Vienna", ch: "Europe/Zurich",
+  fr: "Europe/Paris", be: "Europe/Brussels", es: "Europe/Madrid", mx: "America/Mexico_City", ar: "America/Argentina/Buenos_Aires",
+  it: "Europe/Rome", nl: "Europe/Amsterdam", pt: "Europe/Lisbon", br: "America/Sao_Paulo", pl: "Europe/Warsaw",
+  se: "Europe/Stockholm", no: "Europe/Oslo", dk: "Europe/Copenhagen", fi: "Europe/Helsinki", cz: "Europe/Prague",
+  ru: "Europe/Moscow", ua: "Europe/Kyiv", tr: "Europe/Istanbul", gr: "Europe/Athens", jp: "Asia/Tokyo", kr: "Asia/Seoul",
+  cn: "Asia/Shanghai", tw: "Asia/Taipei", hk: "Asia/Hong_Kong", il: "Asia/Jerusalem", sa: "Asia/Riyadh", ae: "Asia/Dubai",
+  eg: "Africa/Cairo", th: "Asia/Bangkok", vn: "Asia/Ho_Chi_Minh", id: "Asia/Jakarta", my: "Asia/Kuala_Lumpur",
+  ph: "Asia/Manila", za: "Africa/Johannesburg", ng: "Africa/Lagos", sg: "Asia/Singapore"
+}
+
+export const timezoneOfCountry = (country: string | undefined): string | undefined =>
+  country === undefined ? undefined : countryTimezones[country.toLowerCase()]
+
 const acceptLanguage = (languages: ReadonlyArray<string>): string => {
   const list = languages.length > 0 ? languages : ["en-US"]
   const withBase = list.flatMap((l) => (l.includes("-") ? [l, l.split("-")[0] ?? l] : [l]))

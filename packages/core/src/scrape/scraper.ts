@@ -14,7 +14,9 @@ import { TeamConcurrency, type Turn } from "../billing/team-concurrency.js"
 import { BadRequestError, messages, NotFoundError, ScrapeTimeoutError, UnsafeDomainError } from "../errors.js"
 import { isUuid, uuidv7At } from "../ids.js"
 import { Fetcher } from "../ports/fetcher.js"
-import { Browser } from "../ports/browser.js"
+import { type ActionResults, Browser } from "../ports/browser.js"
+import { BlobStore } from "../ports/blob-store.js"
+import { type FileLinker, makeFileLinker } from "../files/file-links.js"
 import { Store } from "../ports/store.js"
 import { Document } from "../schema/document.js"
 import type { ScrapeRequest } from "../schema/scrape-options.js"
@@ -66,6 +68,22 @@ export class Scraper extends Effect.Service<Scraper>()("@gleaner/core/Scraper", 
     const planContext = { stealthProxy: Option.isSome(config.stealthProxyUrl), browser: browser?.available === true }
     const obtain = obtainPage({ store, config, fetcher: yield* Fetcher, browser })
     const html = (yield* HtmlTransformer).transform
+    const linkFile: FileLinker = makeFileLinker(Option.getOrUndefined(yield* Effect.serviceOption(BlobStore)), config.fileUrls)
+
+    /** The actions' results with their files as URLs. */
+    const linkActions = (results: ActionResults, keep: boolean) =>
+      Effect.gen(function*() {
+        const link = (files: ActionResults["screenshots"]) => Effect.forEach(files, (file) => linkFile(file, { keep }))
+        return {
+          screenshots: yield* link(results.screenshots),
+          scrapes: results.scrapes,
+          javascriptReturns: results.javascriptReturns,
+          pdfs: yield* link(results.pdfs)
+        }
+      })
+
+    /** Checks a request's scrape options as a scrape would, without scraping (job starts). */
+    const validate = (request: ScrapeRequest) => Effect.asVoid(planScrape(request, planContext))
 
     const track = Effect.fnUntraced(function*(plan: ScrapePlan, teamId: string, produced: Produced, now: number) {
       const tracking = plan.want.changeTracking
@@ -136,10 +154,15 @@ export class Scraper extends Effect.Service<Scraper>()("@gleaner/core/Scraper", 
         ...(produced.pdfPages === undefined ? {} : { pdfPages: produced.pdfPages }),
         redactPii: plan.redactPii !== undefined
       })
+      const keepFiles = !plan.zeroDataRetention
+      const screenshot = obtained.screenshot === undefined ? undefined : yield* linkFile(obtained.screenshot, { keep: keepFiles })
+      const actions = obtained.actions === undefined ? undefined : yield* linkActions(obtained.actions, keepFiles)
       const warnings = [...plan.warnings, ...obtained.warnings, ...produced.warnings]
       const { fullMarkdown: _full, pdfPages: _pages, warnings: _w, metadata, ...content } = produced
       const document: Document = {
         ...content,
+        ...(screenshot === undefined ? {} : { screenshot }),
+        ...(actions === undefined ? {} : { actions }),
         ...(changeTracking === undefined ? {} : { changeTracking }),
         ...(warnings.length === 0 ? {} : { warning: warnings.join(" ") }),
         metadata: {
@@ -180,6 +203,6 @@ export class Scraper extends Effect.Service<Scraper>()("@gleaner/core/Scraper", 
       return yield* Effect.orDie(decodeDocument(stored.value.document))
     })
 
-    return { scrape, getDocument } as const
+    return { scrape, validate, getDocument } as const
   })
 }) {}

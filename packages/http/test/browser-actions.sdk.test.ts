@@ -1,0 +1,158 @@
+/**
+ * Screenshots and actions with the official SDK against a real server with Chromium: a
+ * full-page PNG and a JPEG come back as URLs on the server that anyone holding them can fetch;
+ * actions fill and submit a form and the scrape shows the page it led to, with the actions'
+ * screenshots, JavaScript returns and PDFs; a failing action is SCRAPE_ACTION_ERROR naming it;
+ * a batch scrape's screenshots are served on the origin the batch was started from. Without
+ * Chromium the file skips loudly (fails with CI=true).
+ */
+import { createServer, type Server } from "node:http"
+import { afterAll, assert, beforeAll, it as plainIt, layer } from "@effect/vitest"
+import Firecrawl from "@mendable/firecrawl-js"
+import { findChromium, PlaywrightBrowser } from "@gleaner/browser-playwright"
+import { BlobStores, DocumentActions, GleanerConfig } from "@gleaner/core"
+import { Effect, Either, Layer, Option, Schema } from "effect"
+import { appWithWorkersLayer, BootstrapKey, bootstrapKey, baseUrl, call } from "./support.js"
+
+const found = Effect.runSync(Effect.either(findChromium(process.env)))
+const hasChromium = Either.isRight(found) && Option.isSome(found.right)
+if (!hasChromium && process.env["CI"] !== "true") {
+  console.warn("\n[http] SKIPPING browser-actions.sdk.test.ts: no Chromium (apt-get install -y chromium-headless-shell)\n")
+}
+
+const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`
+const text = "A paragraph with enough words in it to count as the main content of an ordinary page. "
+
+const pages: Record<string, (url: URL) => string> = {
+  "/tall": () => page("Tall", `<main><h1>A tall page</h1><p>${text}</p><div style="height:2600px"></div><p>The end.</p></main>`),
+  "/form": () => page("Guest book", `<main><h1>Sign the guest book</h1><p>${text}</p>
+    <form action="/greet" method="get"><input id="name" name="name"><button type="submit">Sign</button></form></main>`),
+  "/greet": (url) => page("Thanks", `<main><h1>Hello, ${(url.searchParams.get("name") ?? "").replace(/</g, "&lt;")}</h1><p>${text}</p></main>`)
+}
+
+let server: Server
+let origin = ""
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x")
+    const body = pages[url.pathname]?.(url)
+    res.writeHead(body === undefined ? 404 : 200, { "content-type": "text/html; charset=utf-8" })
+    res.end(body ?? "not found")
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const address = server.address()
+  origin = typeof address === "object" && address !== null ? `http://127.0.0.1:${address.port}` : ""
+})
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+const settings = { allowedNetworks: ["127.0.0.0/8"] }
+const env = bootstrapKey.pipe(
+  Layer.provideMerge(appWithWorkersLayer(settings)),
+  Layer.provideMerge(BlobStores.memory()),
+  Layer.provideMerge(PlaywrightBrowser.layerConfig().pipe(Layer.provide(GleanerConfig.layer(settings)), Layer.orDie))
+)
+
+const sdk = Effect.gen(function*() {
+  const { key } = yield* BootstrapKey
+  return new Firecrawl({ apiKey: key, apiUrl: yield* baseUrl })
+})
+
+/** Fetches a URL the server returned, with no API key, as a user's browser would. */
+const download = (url: string) =>
+  Effect.promise(async () => {
+    const response = await fetch(url)
+    return { status: response.status, type: response.headers.get("content-type"), bytes: new Uint8Array(await response.arrayBuffer()) }
+  })
+
+const pngHeight = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset).getUint32(20)
+
+const sdkError = (promise: Promise<unknown>) =>
+  Effect.promise(() => promise.then(() => ({ status: 0, code: "", message: "no error" }), (e: { status: number; code: string; message: string }) => e))
+
+if (!hasChromium && process.env["CI"] === "true") {
+  plainIt("browser-actions.sdk.test.ts: Chromium is required on CI", () => {
+    throw new Error("CI=true but no Chromium was found")
+  })
+}
+
+layer(env, { excludeTestServices: true, timeout: 60_000 })("screenshots and actions, through the official SDK", (it) => {
+  it.effect.skipIf(!hasChromium)("a full-page screenshot is a PNG served at an unguessable URL on the server; quality makes a JPEG", () =>
+    Effect.gen(function*() {
+      const firecrawl = yield* sdk
+      const base = yield* baseUrl
+      const doc = yield* Effect.promise(() => firecrawl.scrape(`${origin}/tall`, { formats: ["markdown", { type: "screenshot", fullPage: true }] }))
+      assert.include(doc.markdown ?? "", "# A tall page")
+      assert.strictEqual(doc.metadata?.["engine"], "browser")
+      const url = doc.screenshot ?? ""
+      assert.match(url, new RegExp(`^${base}/v2/files/\\d{8}-[0-9a-f]{32}\\.png$`))
+      const png = yield* download(url)
+      assert.deepStrictEqual([png.status, png.type], [200, "image/png"])
+      assert.isAtLeast(pngHeight(png.bytes), 2600)
+
+      const jpeg = yield* Effect.promise(() => firecrawl.scrape(`${origin}/tall`, { formats: [{ type: "screenshot", quality: 60 }] }))
+      const image = yield* download(jpeg.screenshot ?? "")
+      assert.deepStrictEqual([image.status, image.type, image.bytes[0], image.bytes[1]], [200, "image/jpeg", 0xff, 0xd8])
+
+      const guessed = yield* call("GET", "/v2/files/20260101-00000000000000000000000000000000.png")
+      assert.strictEqual(guessed.status, 404)
+      const traversal = yield* call("GET", "/v2/files/..%2Fgleaner.db")
+      assert.strictEqual(traversal.status, 404)
+    }))
+
+  it.effect.skipIf(!hasChromium)("actions fill and submit a form: the scrape is the page it led to, with the actions' results", () =>
+    Effect.gen(function*() {
+      const firecrawl = yield* sdk
+      const doc = yield* Effect.promise(() =>
+        firecrawl.scrape(`${origin}/form`, {
+          formats: ["markdown"],
+          actions: [
+            { type: "click", selector: "#name" },
+            { type: "write", text: "Grace Hopper" },
+            { type: "press", key: "Enter" },
+            { type: "wait", selector: "h1" },
+            { type: "screenshot" },
+            { type: "executeJavascript", script: "return location.pathname" },
+            { type: "pdf" }
+          ]
+        }))
+      assert.include(doc.markdown ?? "", "# Hello, Grace Hopper")
+      assert.strictEqual(doc.metadata?.url, `${origin}/greet?name=Grace+Hopper`)
+      const actions = Schema.decodeUnknownSync(DocumentActions)(doc.actions)
+      assert.deepStrictEqual(actions.javascriptReturns, [{ type: "string", value: "/greet" }])
+      const [shot] = actions.screenshots
+      assert.strictEqual((yield* download(shot ?? "")).type, "image/png")
+      const [pdf] = actions.pdfs
+      const file = yield* download(pdf ?? "")
+      assert.deepStrictEqual([file.type, new TextDecoder().decode(file.bytes.slice(0, 5))], ["application/pdf", "%PDF-"])
+    }))
+
+  it.effect.skipIf(!hasChromium)("a failing action is SCRAPE_ACTION_ERROR naming the action; bad action lists are 400", () =>
+    Effect.gen(function*() {
+      const firecrawl = yield* sdk
+      const failed = yield* sdkError(firecrawl.scrape(`${origin}/form`, {
+        timeout: 4000,
+        actions: [{ type: "click", selector: "#name" }, { type: "click", selector: "#missing-button" }]
+      }))
+      assert.deepStrictEqual([failed.status, failed.code], [500, "SCRAPE_ACTION_ERROR"])
+      assert.include(failed.message, `Action 2 (click "#missing-button") failed`)
+      const { key } = yield* BootstrapKey
+      const tooMany = yield* call("POST", "/v2/scrape", { key, json: { url: `${origin}/form`, actions: Array.from({ length: 51 }, () => ({ type: "scrape" })) } })
+      assert.strictEqual(tooMany.status, 400)
+      const lockdown = yield* call("POST", "/v2/scrape", { key, json: { url: `${origin}/form`, lockdown: true, formats: ["screenshot"] } })
+      assert.strictEqual(lockdown.status, 400)
+      assert.include(JSON.stringify(lockdown.body), "cannot be combined with lockdown")
+    }))
+
+  it.effect.skipIf(!hasChromium)("a batch scrape's screenshots are served on the origin the batch was started from", () =>
+    Effect.gen(function*() {
+      const firecrawl = yield* sdk
+      const base = yield* baseUrl
+      const job = yield* Effect.promise(() => firecrawl.batchScrape([`${origin}/tall`, `${origin}/form`], { options: { formats: ["screenshot"] }, pollInterval: 1 }))
+      assert.strictEqual(job.status, "completed")
+      assert.strictEqual(job.data.length, 2)
+      for (const doc of job.data) {
+        assert.isTrue((doc.screenshot ?? "").startsWith(`${base}/v2/files/`))
+        assert.strictEqual((yield* download(doc.screenshot ?? "")).type, "image/png")
+      }
+    }))
+})
