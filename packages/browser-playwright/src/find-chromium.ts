@@ -3,11 +3,13 @@
  * executable file (a typo there is an error, not a silent fallback); otherwise the Debian
  * packages' binaries are tried, headless-shell first because it starts in a third of the time
  * and needs less than half the memory, then the same two names on PATH. `None` means this
- * machine has no browser: the layer then provides `Browser.unavailable`.
+ * machine has no system browser: the layer then falls back to `bundledChromium` (the npm package
+ * @sparticuz/chromium, so `pnpm install` alone brings a browser), and without that to
+ * `Browser.unavailable`.
  */
 import { accessSync, constants, statSync } from "node:fs"
 import { delimiter, join } from "node:path"
-import { Data, Effect, Option } from "effect"
+import { Config, Data, Effect, Option } from "effect"
 
 /** GLEANER_CHROMIUM_PATH (or the `chromiumPath` option) names something that cannot be run. */
 export class ChromiumPathError extends Data.TaggedError("ChromiumPathError")<{
@@ -68,3 +70,40 @@ export const findChromium = (
     return Option.fromNullable(candidates.find(isExecutable))
   })
 }
+
+/**
+ * The Chromium shipped inside the npm package @sparticuz/chromium: unpacked (brotli) into the temp
+ * directory on first use, 2–3 s, then reused. `None` when the package is missing or cannot
+ * unpack or run here; the reason is logged.
+ */
+export const bundledChromium: Effect.Effect<Option.Option<string>> = Effect.tryPromise(async () => {
+  const { default: Chromium } = await import("@sparticuz/chromium")
+  return Chromium.executablePath()
+}).pipe(
+  Effect.map((path) => (isExecutable(path) ? Option.some(path) : Option.none())),
+  Effect.catchAll((error) =>
+    Effect.as(Effect.logWarning("The Chromium of @sparticuz/chromium could not be unpacked", error.cause), Option.none())
+  )
+)
+
+/**
+ * The Chromium to use: an explicit path (checked; `origin` names where it came from in the
+ * error), else the system's (Debian's paths, then PATH as the current ConfigProvider has it),
+ * else the one bundled with @sparticuz/chromium unless `bundled` is off.
+ */
+export const locateChromium = (
+  explicit: string | undefined,
+  options: { readonly bundled: boolean; readonly origin?: string }
+): Effect.Effect<Option.Option<string>, ChromiumPathError> =>
+  explicit !== undefined
+    ? Effect.map(checkChromiumPath(explicit, options.origin), Option.some)
+    : Effect.gen(function*() {
+      const PATH = yield* Config.string("PATH").pipe(Config.option, Effect.orDie)
+      const system = yield* findChromium({ PATH: Option.getOrUndefined(PATH) })
+      if (Option.isSome(system) || !options.bundled) return system
+      const fallback = yield* bundledChromium
+      if (Option.isSome(fallback)) {
+        yield* Effect.logInfo(`No system Chromium: using the one bundled with @sparticuz/chromium (${fallback.value}). apt-get install -y chromium-headless-shell gives a newer one.`)
+      }
+      return fallback
+    })

@@ -5,7 +5,9 @@
  */
 export { type BrowserPool, type BrowserPoolOptions, makeBrowserPool, type PoolStats } from "./browser-pool.js"
 export { chromiumFlags, type LaunchRecord } from "./browser-instance.js"
-export { checkChromiumPath, type ChromiumEnv, ChromiumPathError, findChromium, systemChromiumPaths } from "./find-chromium.js"
+export { bundledChromium, checkChromiumPath, type ChromiumEnv, ChromiumPathError, findChromium, locateChromium, systemChromiumPaths } from "./find-chromium.js"
 export { BrowserOptionsError, PlaywrightBrowser, PlaywrightBrowserOptions, makePlaywrightBrowser } from "./playwright-browser.js"
 export { makeRender } from "./render-page.js"
+export { makeSessionBrowser, PlaywrightSessions, type SessionBrowserOptions } from "./session-browser.js"
 export { type UserAgents, userAgentsFor } from "./user-agent.js"
+export { argumentsOf, isAlive, listProcesses, type ProcessEntry, rssOf } from "./process-tree.js"

@@ -5,9 +5,9 @@
  * one. The browser itself starts on the first render, not with the layer.
  */
 import { Browser, type BrowserService, GleanerConfig, parseCidrList } from "@gleaner/core"
-import { Config, Data, Effect, Layer, Option, ParseResult, Schema } from "effect"
+import { Data, Effect, Layer, Option, ParseResult, Schema } from "effect"
 import { makeBrowserPool } from "./browser-pool.js"
-import { checkChromiumPath, type ChromiumPathError, findChromium } from "./find-chromium.js"
+import { checkChromiumPath, type ChromiumPathError, locateChromium } from "./find-chromium.js"
 import { makeRender } from "./render-page.js"
 
 /** The options could not be used (a bad CIDR range, a non-positive limit …). */
@@ -31,7 +31,9 @@ export const PlaywrightBrowserOptions = Schema.Struct({
   /** How long Chromium may take to start, in ms. Default 30000. */
   launchTimeoutMs: Schema.optionalWith(positiveInt(600_000), { default: () => 30_000 }),
   /** Chromium's sandbox. Default: on, except when running as root (where it cannot start). */
-  sandbox: Schema.optional(Schema.Boolean)
+  sandbox: Schema.optional(Schema.Boolean),
+  /** Without a system Chromium, use the one of the npm package @sparticuz/chromium. Default true. */
+  bundled: Schema.optionalWith(Schema.Boolean, { default: () => true })
 })
 export type PlaywrightBrowserOptions = typeof PlaywrightBrowserOptions.Encoded
 
@@ -42,14 +44,6 @@ const decodeOptions = (input: PlaywrightBrowserOptions) =>
     Effect.mapError((e) => new BrowserOptionsError({ message: `Invalid browser options: ${ParseResult.TreeFormatter.formatErrorSync(e)}` }))
   )
 
-/** The Chromium to use: the explicit option (checked), else the system's (Debian's paths, then PATH). */
-const locateChromium = (explicit: string | undefined): Effect.Effect<Option.Option<string>, ChromiumPathError> =>
-  explicit !== undefined
-    ? Effect.map(checkChromiumPath(explicit, "chromiumPath"), Option.some)
-    : Effect.gen(function*() {
-      const PATH = yield* Config.string("PATH").pipe(Config.option, Effect.orDie)
-      return yield* findChromium({ PATH: Option.getOrUndefined(PATH) })
-    })
 
 /**
  * The Browser service and its pool over a known Chromium, in the caller's scope. The layer uses
@@ -82,7 +76,7 @@ export const PlaywrightBrowser = {
   layer: (input: PlaywrightBrowserOptions = {}): Layer.Layer<Browser, ChromiumPathError | BrowserOptionsError> =>
     Layer.unwrapEffect(Effect.gen(function*() {
       const options = yield* decodeOptions(input)
-      const found = yield* locateChromium(options.chromiumPath)
+      const found = yield* locateChromium(options.chromiumPath, { bundled: options.bundled, origin: "chromiumPath" })
       if (Option.isNone(found)) {
         yield* Effect.logWarning(
           "No Chromium found: browser rendering is off. Install one (apt-get install -y chromium-headless-shell) or set GLEANER_CHROMIUM_PATH."

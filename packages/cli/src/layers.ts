@@ -4,7 +4,7 @@
  */
 import { Effect, Layer, Logger } from "effect"
 import { BlobStores, databaseUrlOf, EngineLive, EngineWithWorkersLive, GleanerConfig } from "@gleaner/core"
-import { PlaywrightBrowser } from "@gleaner/browser-playwright"
+import { PlaywrightBrowser, PlaywrightSessions } from "@gleaner/browser-playwright"
 import { UndiciFetcher } from "@gleaner/fetch-undici"
 import { storeLayerFromUrl } from "@gleaner/store-sql"
 
@@ -46,6 +46,8 @@ export const ProcessLive = EngineWithWorkersLive.pipe(
   Layer.provideMerge(StoreLive),
   Layer.provideMerge(UndiciFetcher.layer),
   Layer.provideMerge(BrowserLive),
+  // a Chromium per browser session (POST /v2/browser), when the machine has one
+  Layer.provideMerge(PlaywrightSessions.layerConfig()),
   Layer.provideMerge(BlobStores.fromConfig),
   Layer.provideMerge(LoggingLive),
   Layer.provideMerge(ConfigLive)

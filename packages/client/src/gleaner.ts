@@ -26,9 +26,12 @@ import {
   type PageJobStatus,
   ScrapeRequest,
   Scraper,
-  Store
+  Store,
+  BrowserCreateRequest,
+  BrowserExecuteRequest,
+  BrowserSessions
 } from "@gleaner/core"
-import { PlaywrightBrowser } from "@gleaner/browser-playwright"
+import { PlaywrightBrowser, PlaywrightSessions } from "@gleaner/browser-playwright"
 import { UndiciFetcher } from "@gleaner/fetch-undici"
 import { storeLayerFromUrl } from "@gleaner/store-sql"
 import { GleanerClientError, toClientError } from "./client-error.js"
@@ -56,6 +59,8 @@ const decodeBatchRequest = Schema.decodeUnknown(BatchScrapeRequest, { errors: "a
 /** Options of `map`: the body of `POST /v2/map` without `url` (search, sitemap, limit, …). */
 export type MapOptions = Omit<typeof MapRequest.Encoded, "url">
 const decodeMapRequest = Schema.decodeUnknown(MapRequest, { errors: "all", onExcessProperty: "error" })
+const decodeBrowserCreate = Schema.decodeUnknown(BrowserCreateRequest, { errors: "all", onExcessProperty: "error" })
+const decodeBrowserExecute = Schema.decodeUnknown(BrowserExecuteRequest, { errors: "all", onExcessProperty: "error" })
 
 /** How a finished-or-not job looks through the SDK (`getCrawlStatus`, `getBatchScrapeStatus`). */
 export interface JobStatus {
@@ -97,6 +102,8 @@ const makeRuntime = (settings: GleanerSettings) => {
     Layer.provideMerge(UndiciFetcher.layer),
     // Chromium when the machine has one (settings.chromiumPath or the system's), else none
     Layer.provideMerge(PlaywrightBrowser.layerConfig()),
+    // a Chromium per browser session, when the machine has one
+    Layer.provideMerge(PlaywrightSessions.layerConfig()),
     Layer.provideMerge(config)
   ))
 }
@@ -298,6 +305,50 @@ export class Gleaner {
       }
       await new Promise((resolve) => setTimeout(resolve, everyMs))
     }
+  }
+
+  /**
+   * Starts a browser session (`POST /v2/browser`). In-process there is no HTTP server, so
+   * `cdpUrl` is the session's own DevTools endpoint on 127.0.0.1 and there is no live view.
+   */
+  browser(options: Omit<typeof BrowserCreateRequest.Encoded, "origin"> = {}) {
+    const auth = { team: this.team, apiKeyId: null }
+    return this.run(Effect.gen(function*() {
+      const request = yield* decodeBrowserCreate(options).pipe(Effect.mapError(invalid("browser session options")))
+      const created = yield* (yield* BrowserSessions).create(auth, request)
+      return { success: true as const, id: created.id, cdpUrl: created.cdpEndpoint, expiresAt: new Date(created.expiresAt).toISOString() }
+    }))
+  }
+
+  /** Runs code in a session's current page (`POST /v2/browser/:id/execute`); only `language: "node"`. */
+  browserExecute(id: string, options: Omit<typeof BrowserExecuteRequest.Encoded, "origin">) {
+    const teamId = this.team.id
+    return this.run(Effect.gen(function*() {
+      const request = yield* decodeBrowserExecute(options).pipe(Effect.mapError(invalid("execute options")))
+      return yield* (yield* BrowserSessions).execute(teamId, id, request)
+    }))
+  }
+
+  /** Ends a session and bills it (`DELETE /v2/browser/:id`). */
+  deleteBrowser(id: string) {
+    return this.run(Effect.flatMap(BrowserSessions, (s) => s.delete(this.team.id, id)))
+  }
+
+  /** The team's sessions (`GET /v2/browser`); a live one's `cdpUrl` is its local DevTools endpoint. */
+  listBrowsers(options: { readonly status?: "active" | "destroyed" } = {}) {
+    return this.run(Effect.map(
+      Effect.flatMap(BrowserSessions, (s) => s.list(this.team.id, options.status)),
+      (listed) => ({
+        success: true as const,
+        sessions: listed.map(({ record }) => ({
+          id: record.id,
+          status: record.status,
+          streamWebView: record.streamWebView,
+          createdAt: new Date(record.createdAt).toISOString(),
+          lastActivity: new Date(record.lastActivityAt).toISOString()
+        }))
+      })
+    ))
   }
 
   /** Stops the workers (running jobs get their grace period) and closes the store. */

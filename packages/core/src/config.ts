@@ -76,8 +76,8 @@ export const settings = {
   ),
   chromiumPath: setting(
     "GLEANER_CHROMIUM_PATH",
-    "(search: chromium-headless-shell, then chromium)",
-    "The Chromium binary for pages that need a browser (`waitFor`, pages that render with JavaScript). Without one, such pages are fetched with a warning.",
+    "(search: chromium-headless-shell, then chromium, then the one of @sparticuz/chromium)",
+    "The Chromium binary for pages that need a browser (JavaScript shells, `waitFor`, `mobile`, screenshots, actions) and for browser sessions. Without one, shells and `waitFor` pages are fetched with a warning; screenshots, actions and sessions answer 400 saying how to install one.",
     (n) => Config.option(Config.nonEmptyString(n))
   ),
   browserContexts: setting(
@@ -85,6 +85,12 @@ export const settings = {
     "4",
     "Pages rendered in the browser at once (one isolated browser context each).",
     (n) => Config.integer(n).pipe(Config.validate({ message: "must be between 1 and 256", validation: (v) => v >= 1 && v <= 256 }), Config.withDefault(4))
+  ),
+  browserSessions: setting(
+    "GLEANER_BROWSER_SESSIONS",
+    "4",
+    "Browser sessions (`POST /v2/browser`) this process runs at once, each its own Chromium; beyond it creating one answers 503 (0 turns sessions off).",
+    (n) => Config.integer(n).pipe(Config.validate({ message: "must be between 0 and 256", validation: (v) => v >= 0 && v <= 256 }), Config.withDefault(4))
   ),
   auth: setting(
     "GLEANER_AUTH",

@@ -24,6 +24,7 @@ export const errorCatalogue = {
   FORBIDDEN: entry(403),
   NOT_FOUND: entry(404),
   CONFLICT: entry(409),
+  GONE: entry(410),
   PAYLOAD_TOO_LARGE: entry(413),
   RATE_LIMIT_EXCEEDED: entry(429),
   QUEUE_FULL: entry(429, "retry"),
@@ -96,6 +97,12 @@ export class NotFoundError extends Schema.TaggedError<NotFoundError>()(
 export class ConflictError extends Schema.TaggedError<ConflictError>()(
   "ConflictError",
   coded("CONFLICT")
+) {}
+
+/** The resource existed but has ended (a destroyed browser session). */
+export class GoneError extends Schema.TaggedError<GoneError>()(
+  "GoneError",
+  coded("GONE")
 ) {}
 
 export class PayloadTooLargeError extends Schema.TaggedError<PayloadTooLargeError>()(
@@ -208,6 +215,7 @@ export const GleanerError = Schema.Union(
   ForbiddenError,
   NotFoundError,
   ConflictError,
+  GoneError,
   PayloadTooLargeError,
   RateLimitError,
   QueueFullError,

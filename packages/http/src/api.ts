@@ -6,6 +6,14 @@
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import {
+  BrowserCreateRequest,
+  BrowserCreateResponse,
+  BrowserDeleteResponse,
+  BrowserExecuteRequest,
+  BrowserExecuteResponse,
+  BrowserListParams,
+  BrowserListResponse,
+  BrowserSessionParams,
   ActiveCrawlsResponse,
   BatchScrapeRequest,
   BatchScrapeStartResponse,
@@ -187,6 +195,47 @@ export class MapGroup extends HttpApiGroup.make("map")
   .annotateContext(OpenApi.annotations({ title: "Map", description: "The URLs of a site, from its sitemaps and links, without scraping them" }))
 {}
 
+/** Browser sessions (API.md §3.11), served alike under `/v2/browser` and `/v2/interact`. */
+const browserSessionGroup = <Name extends string>(name: Name, base: "browser" | "interact") =>
+  HttpApiGroup.make(name)
+    .add(
+      HttpApiEndpoint.post("create", `/${base}`)
+        .setPayload(BrowserCreateRequest)
+        .addSuccess(BrowserCreateResponse)
+        .addError(Errors.InsufficientCredits)
+        .addError(Errors.RateLimit)
+        .annotate(RateBucket, "browser")
+    )
+    .add(
+      HttpApiEndpoint.get("list", `/${base}`)
+        .setUrlParams(BrowserListParams)
+        .addSuccess(BrowserListResponse)
+        .annotate(RateBucket, "browserExecute")
+    )
+    .add(
+      HttpApiEndpoint.post("execute", `/${base}/:sessionId/execute`)
+        .setPath(BrowserSessionParams)
+        .setPayload(BrowserExecuteRequest)
+        .addSuccess(BrowserExecuteResponse)
+        .annotate(RateBucket, "browserExecute")
+    )
+    .add(
+      HttpApiEndpoint.del("delete", `/${base}/:sessionId`)
+        .setPath(BrowserSessionParams)
+        .addSuccess(BrowserDeleteResponse)
+        .annotate(RateBucket, "browserExecute")
+    )
+    .middleware(Authentication)
+    .prefix(V2)
+
+export class BrowserGroup extends browserSessionGroup("browser", "browser")
+  .annotateContext(OpenApi.annotations({ title: "Browser", description: "Browser sessions driven over DevTools or with code" }))
+{}
+
+export class InteractGroup extends browserSessionGroup("interact", "interact")
+  .annotateContext(OpenApi.annotations({ title: "Interact", description: "The same browser sessions under /v2/interact" }))
+{}
+
 export class GleanerApi extends HttpApi.make("gleaner")
   .add(HealthGroup)
   .add(TeamGroup)
@@ -194,6 +243,8 @@ export class GleanerApi extends HttpApi.make("gleaner")
   .add(CrawlGroup)
   .add(MapGroup)
   .add(BatchScrapeGroup)
+  .add(BrowserGroup)
+  .add(InteractGroup)
   .addError(Errors.BadRequest)
   .addError(Errors.Internal)
   // what any engine call may fail with (the Fetcher's errors reach several endpoints)
@@ -201,6 +252,7 @@ export class GleanerApi extends HttpApi.make("gleaner")
   .addError(Errors.Forbidden)
   .addError(Errors.NotFound)
   .addError(Errors.Conflict)
+  .addError(Errors.Gone)
   .addError(Errors.PayloadTooLarge)
   .addError(Errors.QueueFull)
   .addError(Errors.ServiceUnavailable)

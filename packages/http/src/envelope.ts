@@ -13,6 +13,7 @@ import {
   ErrorEnvelope,
   errorStatus,
   ForbiddenError,
+  GoneError,
   InsufficientCreditsError,
   InternalError,
   InvalidJsonError,
@@ -86,6 +87,7 @@ export const Errors = {
   Forbidden: wire(ForbiddenError, "FORBIDDEN", (e) => new ForbiddenError(props(e))),
   NotFound: wire(NotFoundError, "NOT_FOUND", (e) => new NotFoundError(props(e))),
   Conflict: wire(ConflictError, "CONFLICT", (e) => new ConflictError(props(e))),
+  Gone: wire(GoneError, "GONE", (e) => new GoneError(props(e))),
   PayloadTooLarge: wire(PayloadTooLargeError, "PAYLOAD_TOO_LARGE", (e) => new PayloadTooLargeError(props(e))),
   // the numbers travel in headers (Retry-After, X-RateLimit-*), not in the body
   RateLimit: wire(

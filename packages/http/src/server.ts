@@ -32,9 +32,11 @@ import { GleanerApi, V2 } from "./api.js"
 import { authenticationLayer } from "./auth.js"
 import { errorMiddleware, type ErrorMiddlewareOptions } from "./errors.js"
 import { JobStreamsLive } from "./job-stream.js"
+import { SessionProxyLive } from "./session-proxy.js"
 import { FilesLive } from "./files.js"
 import { HealthLive } from "./handlers/health.js"
 import { BatchScrapeLive } from "./handlers/batch-scrape.js"
+import { BrowserLive, InteractLive } from "./handlers/browser.js"
 import { CrawlLive } from "./handlers/crawl.js"
 import { MapLive } from "./handlers/map.js"
 import { ScrapeLive } from "./handlers/scrape.js"
@@ -77,7 +79,7 @@ export const serveApi = <Id extends string, Groups extends HttpApiGroup.HttpApiG
 export const HttpApiLive: Layer.Layer<HttpApi.Api, never, EngineServices | GleanerConfig> = HttpApiBuilder.api(
   GleanerApi
 ).pipe(
-  Layer.provide([HealthLive, TeamLive, ScrapeLive, CrawlLive, MapLive, BatchScrapeLive]),
+  Layer.provide([HealthLive, TeamLive, ScrapeLive, CrawlLive, MapLive, BatchScrapeLive, BrowserLive, InteractLive]),
   Layer.provide(authenticationLayer(GleanerApi))
 )
 
@@ -90,7 +92,7 @@ export const HttpAppLive: Layer.Layer<
   never,
   never,
   EngineServices | GleanerConfig | HttpServer.HttpServer | HttpRouter.HttpRouter.DefaultServices
-> = serveApi(GleanerApi, HttpApiLive).pipe(Layer.provide(JobStreamsLive()), Layer.provide(FilesLive))
+> = serveApi(GleanerApi, HttpApiLive).pipe(Layer.provide(JobStreamsLive()), Layer.provide(FilesLive), Layer.provide(SessionProxyLive))
 
 export interface HttpServerOptions {
   /** TCP port; default `GleanerConfig.port` (PORT, 3002). 0 picks a free port. */

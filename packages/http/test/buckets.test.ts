@@ -40,7 +40,15 @@ describe("rate-limit buckets", () => {
       "POST /v2/batch/scrape": "scrape",
       "GET /v2/batch/scrape/:jobId": "crawlStatus",
       "DELETE /v2/batch/scrape/:jobId": "crawlStatus",
-      "GET /v2/batch/scrape/:jobId/errors": "crawlStatus"
+      "GET /v2/batch/scrape/:jobId/errors": "crawlStatus",
+      "POST /v2/browser": "browser",
+      "GET /v2/browser": "browserExecute",
+      "POST /v2/browser/:sessionId/execute": "browserExecute",
+      "DELETE /v2/browser/:sessionId": "browserExecute",
+      "POST /v2/interact": "browser",
+      "GET /v2/interact": "browserExecute",
+      "POST /v2/interact/:sessionId/execute": "browserExecute",
+      "DELETE /v2/interact/:sessionId": "browserExecute"
     })
   })
 

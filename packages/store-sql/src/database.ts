@@ -162,7 +162,28 @@ export interface CreditTotalsTable {
   readonly credits: Millis
 }
 
+export interface BrowserSessionsTable {
+  readonly id: string
+  readonly team_id: string
+  readonly api_key_id: string | null
+  readonly owner_id: string
+  readonly status: "active" | "destroyed"
+  readonly token_hash: string
+  /** 0 or 1 */
+  readonly stream_web_view: number
+  readonly ttl_seconds: number
+  readonly activity_ttl_seconds: number
+  readonly created_at: Millis
+  readonly expires_at: Millis
+  readonly last_activity_at: Millis
+  readonly seen_at: Millis
+  readonly ended_at: NullableMillis
+  readonly credits_billed: number | null
+  readonly end_reason: string | null
+}
+
 export interface Database {
+  readonly browser_sessions: BrowserSessionsTable
   readonly credit_totals: CreditTotalsTable
   readonly idempotency_keys: IdempotencyKeysTable
   readonly job_pages: JobPagesTable

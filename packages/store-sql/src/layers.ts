@@ -13,6 +13,7 @@ import { SqliteClient, SqliteMigrator } from "@effect/sql-sqlite-node"
 import { Store } from "@gleaner/core"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { makeApiKeys } from "./api-keys.js"
+import { makeBrowserSessions } from "./browser-sessions.js"
 import { type Dialect, makeDb } from "./database.js"
 import { makeIdempotencyKeys } from "./idempotency.js"
 import { makeJobPages } from "./job-pages.js"
@@ -42,7 +43,8 @@ const storeOn = (dialect: Dialect): Layer.Layer<Store, never, SqlClient.SqlClien
         documents: makeDocuments(db),
         pageCache: makePageCache(db),
         snapshots: makeSnapshots(db),
-        webhooks: makeWebhooks(db)
+        webhooks: makeWebhooks(db),
+        browserSessions: makeBrowserSessions(db)
       }))
   )
 

@@ -195,6 +195,35 @@ const creditTotals = Effect.gen(function*() {
     SELECT team_id, period_start, SUM(credits) FROM ledger GROUP BY team_id, period_start`
 })
 
+/**
+ * Browser sessions: one row per session, kept after it ends (listed as `destroyed`). The owner is
+ * the process serving it; `seen_at` is its heartbeat, so another process can tell an orphan.
+ */
+const browserSessions = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const ms = sql.literal(sql.onDialectOrElse({ pg: () => "BIGINT", orElse: () => "INTEGER" }))
+  yield* sql`CREATE TABLE browser_sessions (
+    id TEXT PRIMARY KEY,
+    team_id TEXT NOT NULL REFERENCES teams (id),
+    api_key_id TEXT,
+    owner_id TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('active', 'destroyed')),
+    token_hash TEXT NOT NULL,
+    stream_web_view INTEGER NOT NULL,
+    ttl_seconds INTEGER NOT NULL,
+    activity_ttl_seconds INTEGER NOT NULL,
+    created_at ${ms} NOT NULL,
+    expires_at ${ms} NOT NULL,
+    last_activity_at ${ms} NOT NULL,
+    seen_at ${ms} NOT NULL,
+    ended_at ${ms},
+    credits_billed INTEGER,
+    end_reason TEXT
+  )`
+  yield* sql`CREATE INDEX browser_sessions_team_idx ON browser_sessions (team_id, status, created_at)`
+  yield* sql`CREATE INDEX browser_sessions_active_idx ON browser_sessions (status, seen_at)`
+})
+
 /** Every migration, keyed `NNNN_name`; the number is the id the Migrator records. */
 export const migrations = {
   "0001_foundation": foundation,
@@ -202,7 +231,8 @@ export const migrations = {
   "0003_job_pages": jobPages,
   "0004_webhooks": webhooks,
   "0005_idempotency": idempotency,
-  "0006_credit_totals": creditTotals
+  "0006_credit_totals": creditTotals,
+  "0007_browser_sessions": browserSessions
 } as const
 
 export const migrationsLoader: Migrator.Loader = Migrator.fromRecord(migrations)

@@ -237,6 +237,31 @@ export interface NewWebhookDelivery {
   readonly createdAt: number
 }
 
+/** A browser session's record (the browser itself lives in the process that created it). */
+export interface BrowserSessionRecord {
+  readonly id: string
+  readonly teamId: string
+  readonly apiKeyId: string | null
+  /** The process serving the session (its instance id). */
+  readonly ownerId: string
+  readonly status: "active" | "destroyed"
+  /** Hex SHA-256 of the session's URL token; the token itself is never stored. */
+  readonly tokenHash: string
+  readonly streamWebView: boolean
+  readonly ttlSeconds: number
+  readonly activityTtlSeconds: number
+  readonly createdAt: number
+  readonly expiresAt: number
+  readonly lastActivityAt: number
+  /** Last time the owning process said it still serves the session. */
+  readonly seenAt: number
+  readonly endedAt: number | null
+  /** Credits debited when it ended (null while active). */
+  readonly creditsBilled: number | null
+  /** Why it ended: `deleted`, `expired`, `inactive`, `crashed`, `shutdown`, `orphaned`. */
+  readonly endReason: string | null
+}
+
 export interface StoreService {
   readonly teams: {
     /** Fails with ConflictError when the name is taken. */
@@ -351,6 +376,30 @@ export interface StoreService {
     readonly teamSecret: (teamId: string, ifMissing: string) => Effect.Effect<Option.Option<string>>
     /** Replaces the team's signing secret; false when there is no such team. */
     readonly setTeamSecret: (teamId: string, secret: string) => Effect.Effect<boolean>
+  }
+  readonly browserSessions: {
+    readonly insert: (session: BrowserSessionRecord) => Effect.Effect<void>
+    readonly get: (teamId: string, id: string) => Effect.Effect<Option.Option<BrowserSessionRecord>>
+    /** The team's sessions, newest first, optionally of one status. */
+    readonly list: (
+      teamId: string,
+      status?: BrowserSessionRecord["status"]
+    ) => Effect.Effect<ReadonlyArray<BrowserSessionRecord>>
+    readonly countActive: (teamId: string) => Effect.Effect<number>
+    /** Records activity (and that the owner still serves it) on an active session. */
+    readonly touch: (id: string, lastActivityAt: number) => Effect.Effect<void>
+    /** The owner still serves these active sessions. */
+    readonly seen: (ids: ReadonlyArray<string>, now: number) => Effect.Effect<void>
+    /**
+     * Ends an active session: destroyed, with its end time, credits and reason. False (nothing
+     * written) when it had already ended, so only one caller bills it.
+     */
+    readonly end: (
+      id: string,
+      ending: { readonly endedAt: number; readonly creditsBilled: number; readonly reason: string }
+    ) => Effect.Effect<boolean>
+    /** Active sessions whose owner has not been seen since `before` (their process died). */
+    readonly orphaned: (before: number) => Effect.Effect<ReadonlyArray<BrowserSessionRecord>>
   }
   readonly jobs: {
     readonly enqueue: (job: NewJob) => Effect.Effect<Job>

@@ -1,0 +1,49 @@
+/**
+ * The SessionBrowser port: a browser of its own for each browser session (API.md §3.11), which
+ * a client drives over the Chrome DevTools protocol and the server drives for `execute`. Filled
+ * by @gleaner/browser-playwright (one Chromium process per session behind the SSRF guard
+ * proxy). Absent on a machine without Chromium: the BrowserSessions service then answers every
+ * create with a 400 that says how to install one.
+ */
+import { Context, type Effect } from "effect"
+import type { ServiceUnavailableError } from "../errors.js"
+
+export interface SessionExecuteRequest {
+  /** JavaScript run as the body of an async function in the session's current page. */
+  readonly code: string
+  readonly timeoutMs: number
+}
+
+export interface SessionExecuteOutcome {
+  /** What the code printed with console.log/info/debug, one line per call. */
+  readonly stdout: string
+  /** console.warn/error output, then the thrown error (stack) when the code threw. */
+  readonly stderr: string
+  /** The return value: a string as is, anything else as JSON ("" for undefined). */
+  readonly result: string
+  readonly exitCode: number
+  /** The code ran past its timeout and was stopped. */
+  readonly killed: boolean
+}
+
+export interface LiveSessionBrowser {
+  /** The browser-level DevTools WebSocket on 127.0.0.1 (`ws://127.0.0.1:<port>/devtools/browser/<id>`). */
+  readonly cdpEndpoint: string
+  /** The browser's root process id, when known (diagnostics and tests). */
+  readonly pid: number | undefined
+  readonly execute: (request: SessionExecuteRequest) => Effect.Effect<SessionExecuteOutcome, ServiceUnavailableError>
+  /** A JPEG of the current page's viewport. */
+  readonly screenshot: Effect.Effect<Uint8Array, ServiceUnavailableError>
+  /** A click at viewport coordinates in the current page (the interactive live view). */
+  readonly click: (x: number, y: number) => Effect.Effect<void, ServiceUnavailableError>
+  /** Completes when the browser process has gone (crash, kill or close). */
+  readonly exited: Effect.Effect<void>
+  /** Ends the browser: kills its whole process tree, waits until it is gone, deletes its profile. */
+  readonly close: Effect.Effect<void>
+}
+
+export interface SessionBrowserService {
+  readonly launch: (sessionId: string) => Effect.Effect<LiveSessionBrowser, ServiceUnavailableError>
+}
+
+export class SessionBrowser extends Context.Tag("@gleaner/core/SessionBrowser")<SessionBrowser, SessionBrowserService>() {}

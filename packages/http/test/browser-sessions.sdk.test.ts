@@ -1,0 +1,212 @@
+/**
+ * Browser sessions end to end, with the official SDK against a real server on 127.0.0.1 whose
+ * engine has the Playwright SessionBrowser: create, list, execute code in the page, drive the
+ * browser with playwright-core over the session's `cdpUrl`, delete and bill; expiry after
+ * `activityTtl` kills the Chromium; the DevTools WebSocket refuses a request without key or
+ * token; python is refused; another team's session is not found; a dead process's session is
+ * billed once. Without Chromium the file skips loudly (fails with CI=true).
+ */
+import { existsSync } from "node:fs"
+import { createServer, type Server } from "node:http"
+import { connect } from "node:net"
+import { afterAll, assert, beforeAll, it as plainIt, layer } from "@effect/vitest"
+import Firecrawl from "@mendable/firecrawl-js"
+import { NodeHttpServer } from "@effect/platform-node"
+import { findChromium, PlaywrightSessions } from "@gleaner/browser-playwright"
+import { Accounts, BrowserSessions, EngineLive, GleanerConfig, Store } from "@gleaner/core"
+import { HttpAppLive } from "@gleaner/http"
+import { UndiciFetcher } from "@gleaner/fetch-undici"
+import { SqliteStore } from "@gleaner/store-sql"
+import { Effect, Either, Layer, Option } from "effect"
+import { chromium } from "playwright-core"
+import { BootstrapKey, bootstrapKey, baseUrl, call, QuietLogs } from "./support.js"
+
+const found = Effect.runSync(Effect.either(findChromium(process.env)))
+const hasChromium = Either.isRight(found) && Option.isSome(found.right)
+if (!hasChromium && process.env["CI"] !== "true") {
+  console.warn("\n[http] SKIPPING browser-sessions.sdk.test.ts: no Chromium (apt-get install -y chromium-headless-shell)\n")
+}
+
+let site: Server
+let origin = ""
+beforeAll(async () => {
+  site = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+    res.end("<!doctype html><html><head><title>Fixture garden</title></head><body><h1>Roses</h1></body></html>")
+  })
+  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve))
+  const address = site.address()
+  origin = typeof address === "object" && address !== null ? `http://127.0.0.1:${address.port}` : ""
+})
+afterAll(() => new Promise<void>((resolve) => site.close(() => resolve())))
+
+const settings = { allowedNetworks: ["127.0.0.0/8"] }
+const engine = EngineLive.pipe(
+  Layer.provideMerge(PlaywrightSessions.layerConfig().pipe(Layer.orDie)),
+  Layer.provideMerge(SqliteStore.layer({ filename: ":memory:" })),
+  Layer.provideMerge(UndiciFetcher.layer),
+  Layer.provideMerge(GleanerConfig.layer(settings))
+)
+const env = bootstrapKey.pipe(
+  Layer.provideMerge(HttpAppLive.pipe(Layer.provideMerge(NodeHttpServer.layerTest), Layer.provideMerge(engine), Layer.provide(QuietLogs)))
+)
+
+const sdk = Effect.gen(function*() {
+  const { key } = yield* BootstrapKey
+  return new Firecrawl({ apiKey: key, apiUrl: yield* baseUrl })
+})
+
+/** True once /proc has no entry for the process (it exited and was reaped). */
+const goneWithin = (pid: number, ms: number) =>
+  Effect.promise(async () => {
+    const deadline = Date.now() + ms
+    while (existsSync(`/proc/${pid}`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    return !existsSync(`/proc/${pid}`)
+  })
+
+/** The status line of a WebSocket upgrade: a refusal's plain HTTP status, or 101 (raw, to see exactly what is sent). */
+const upgradeStatus = (url: string, headers: Record<string, string> = {}) =>
+  Effect.promise(() =>
+    new Promise<number>((resolve, reject) => {
+      const target = new URL(url.replace(/^ws/, "http"))
+      const socket = connect(Number(target.port), target.hostname, () => {
+        const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")
+        socket.write(`GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+          `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n${extra}\r\n`)
+      })
+      let received = ""
+      socket.on("data", (chunk) => {
+        received += chunk.toString("latin1")
+        const status = /^HTTP\/1\.1 (\d{3})/.exec(received)?.[1]
+        if (status !== undefined) {
+          socket.destroy()
+          resolve(Number(status))
+        }
+      })
+      socket.once("error", reject)
+      socket.once("close", () => resolve(0))
+    }))
+
+if (!hasChromium && process.env["CI"] === "true") {
+  plainIt("browser-sessions.sdk.test.ts: Chromium is required on CI", () => {
+    throw new Error("CI=true but no Chromium was found")
+  })
+}
+
+layer(env, { excludeTestServices: true, timeout: 60_000 })("browser sessions through the official SDK", (it) => {
+  it.effect.skipIf(!hasChromium)("create, list, execute, drive over cdpUrl, delete and bill", () =>
+    Effect.gen(function*() {
+      const firecrawl = yield* sdk
+      const { teamId } = yield* BootstrapKey
+      const created = yield* Effect.promise(() => firecrawl.browser({ ttl: 120, activityTtl: 60 }))
+      assert.isTrue(created.success)
+      const id = created.id ?? ""
+      assert.match(created.cdpUrl ?? "", /^ws:\/\/127\.0\.0\.1:\d+\/v2\/browser\/.+\/cdp\?token=/)
+      assert.match(created.liveViewUrl ?? "", /^http:\/\/127\.0\.0\.1:\d+\/v2\/browser\/.+\/live\?token=/)
+      assert.isTrue(Date.parse(created.expiresAt ?? "") > Date.now() + 100_000)
+
+      const active = yield* Effect.promise(() => firecrawl.listBrowsers({ status: "active" }))
+      assert.deepStrictEqual(active.sessions?.map((s) => [s.id, s.status, s.cdpUrl]), [[id, "active", created.cdpUrl ?? ""]])
+
+      const ran = yield* Effect.promise(() =>
+        firecrawl.browserExecute(id, { code: "document.title = 'set by code'; console.log('two is', 1 + 1); return document.title", language: "node" }))
+      assert.deepStrictEqual([ran.success, ran.result, ran.stdout, ran.exitCode, ran.killed], [true, "set by code", "two is 2\n", 0, false])
+      const thrown = yield* Effect.promise(() => firecrawl.browserExecute(id, { code: "throw new Error('nope')", language: "node" }))
+      assert.deepStrictEqual([thrown.exitCode, thrown.killed], [1, false])
+      assert.include(thrown.stderr ?? "", "nope")
+      const slow = yield* Effect.promise(() => firecrawl.browserExecute(id, { code: "for (;;) {}", language: "node", timeout: 1 }))
+      assert.deepStrictEqual([slow.killed, slow.exitCode], [true, 124])
+
+      // the session's own Chromium, driven through Gleaner's proxy with the URL's token
+      const browser = yield* Effect.promise(() => chromium.connectOverCDP(created.cdpUrl ?? ""))
+      const context = browser.contexts()[0]
+      assert.isDefined(context)
+      const page = yield* Effect.promise(() => context!.newPage())
+      yield* Effect.promise(() => page.goto(`${origin}/garden`))
+      assert.strictEqual(yield* Effect.promise(() => page.title()), "Fixture garden")
+      const inPage = yield* Effect.promise(() => firecrawl.browserExecute(id, { code: "return document.querySelector('h1').textContent", language: "node" }))
+      assert.strictEqual(inPage.result, "Roses")
+
+      // the live view's frame is a JPEG
+      const frame = yield* Effect.promise(() => fetch((created.liveViewUrl ?? "").replace("/live?", "/live/frame?")))
+      assert.deepStrictEqual([frame.status, frame.headers.get("content-type")], [200, "image/jpeg"])
+
+      const pid = yield* Effect.flatMap(BrowserSessions, (s) => s.processOf(id))
+      assert.isDefined(pid)
+      const deleted = yield* Effect.promise(() => firecrawl.deleteBrowser(id))
+      assert.deepStrictEqual([deleted.success, deleted.creditsBilled], [true, 2])
+      assert.isTrue((deleted.sessionDurationMs ?? 0) > 0)
+      assert.isTrue(yield* goneWithin(pid ?? 0, 3_000))
+      yield* Effect.promise(() => browser.close().catch(() => undefined))
+
+      const destroyed = yield* Effect.promise(() => firecrawl.listBrowsers({ status: "destroyed" }))
+      assert.deepStrictEqual(destroyed.sessions?.map((s) => [s.id, s.status]), [[id, "destroyed"]])
+      const ledger = yield* Effect.flatMap(Store, (store) => store.ledger.list(teamId, { jobId: id }))
+      assert.deepStrictEqual(ledger.map((e) => [e.operation, e.credits]), [["browser", 2]])
+      const again = yield* call("POST", `/v2/browser/${id}/execute`, { key: (yield* BootstrapKey).key, json: { code: "return 1" } })
+      assert.deepStrictEqual([again.status, again.body], [410, { success: false, error: "Browser session has been destroyed.", code: "GONE" }])
+    }))
+
+  it.effect.skipIf(!hasChromium)("the DevTools socket needs a key or the token; python is refused; other teams see 404", () =>
+    Effect.gen(function*() {
+      const { key } = yield* BootstrapKey
+      const created = yield* call("POST", "/v2/interact", { key, json: { ttl: 60 } })
+      assert.strictEqual(created.status, 200)
+      const { cdpUrl, id } = created.body as { readonly cdpUrl: string; readonly id: string }
+      const bare = cdpUrl.split("?")[0] ?? ""
+      assert.strictEqual(yield* upgradeStatus(bare), 401)
+      assert.strictEqual(yield* upgradeStatus(`${bare}?token=wrong`), 401)
+      assert.strictEqual(yield* upgradeStatus(bare, { authorization: `Bearer ${key}` }), 101)
+      assert.strictEqual(yield* upgradeStatus(cdpUrl), 101)
+
+      const python = yield* call("POST", `/v2/interact/${id}/execute`, { key, json: { code: "print(1)", language: "python" } })
+      assert.strictEqual(python.status, 400)
+      assert.include((python.body as { readonly error: string }).error, "isolated code runner")
+      const unknownKey = yield* call("POST", `/v2/browser/${id}/execute`, { key, json: { code: "return 1", extra: true } })
+      assert.strictEqual(unknownKey.status, 400)
+
+      const accounts = yield* Accounts
+      const other = yield* accounts.createKey((yield* accounts.createTeam(`other-${id}`, "selfhost")).id)
+      const foreign = yield* call("POST", `/v2/browser/${id}/execute`, { key: other.key, json: { code: "return 1" } })
+      assert.strictEqual(foreign.status, 404)
+      assert.strictEqual(yield* upgradeStatus(bare, { authorization: `Bearer ${other.key}` }), 404)
+      const foreignDelete = yield* call("DELETE", `/v2/browser/${id}`, { key: other.key })
+      assert.strictEqual(foreignDelete.status, 404)
+      assert.strictEqual((yield* call("DELETE", `/v2/browser/${id}`, { key })).status, 200)
+    }))
+
+  it.effect.skipIf(!hasChromium)("after activityTtl without activity the Chromium is killed and the session billed", () =>
+    Effect.gen(function*() {
+      const firecrawl = yield* sdk
+      const { teamId } = yield* BootstrapKey
+      const created = yield* Effect.promise(() => firecrawl.browser({ ttl: 60, activityTtl: 10 }))
+      const id = created.id ?? ""
+      const pid = yield* Effect.flatMap(BrowserSessions, (s) => s.processOf(id))
+      assert.isDefined(pid)
+      assert.isTrue(yield* goneWithin(pid ?? 0, 14_000))
+      const ended = yield* Effect.flatMap(Store, (store) => store.browserSessions.get(teamId, id))
+      assert.deepStrictEqual(Option.map(ended, (s) => [s.status, s.endReason, s.creditsBilled]), Option.some(["destroyed", "inactive", 2]))
+      const ledger = yield* Effect.flatMap(Store, (store) => store.ledger.list(teamId, { jobId: id }))
+      assert.deepStrictEqual(ledger.map((e) => e.credits), [2])
+    }), 30_000)
+
+  it.effect("a session left active by a dead process is destroyed and billed once", () =>
+    Effect.gen(function*() {
+      const store = yield* Store
+      const { teamId } = yield* BootstrapKey
+      const now = Date.now()
+      const id = `orphan-${now}`
+      yield* store.browserSessions.insert({
+        id, teamId, apiKeyId: null, ownerId: "dead-process", status: "active", tokenHash: "00", streamWebView: true,
+        ttlSeconds: 600, activityTtlSeconds: 300, createdAt: now - 300_000, expiresAt: now + 300_000,
+        lastActivityAt: now - 200_000, seenAt: now - 170_000, endedAt: null, creditsBilled: null, endReason: null
+      })
+      const sessions = yield* BrowserSessions
+      yield* sessions.reapOrphans
+      yield* sessions.reapOrphans
+      const ended = Option.getOrThrow(yield* store.browserSessions.get(teamId, id))
+      // seen 130 s after it started: three started minutes
+      assert.deepStrictEqual([ended.status, ended.endReason, ended.creditsBilled], ["destroyed", "orphaned", 6])
+      assert.deepStrictEqual((yield* store.ledger.list(teamId, { jobId: id })).map((e) => e.credits), [6])
+    }))
+})
