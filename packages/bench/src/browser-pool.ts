@@ -9,7 +9,7 @@
  *
  *   pnpm --filter @gleaner/bench bench:browser [--renders 200] [--sizes 1,4,8] [--soak 1000] [--out FILE]
  *
- * The site is a node:http server in this process: pages of ~20 KB whose article a script writes.
+ * The site is a node:http server in this process: pages of ~2 KB whose article (~10 KB) a script writes.
  * Memory is the PSS (proportional set size: shared pages divided among their users) of every
  * Chromium process descending from this one, sampled every 100 ms. Writes results/browser-pool.json.
  */
