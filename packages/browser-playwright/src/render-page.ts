@@ -20,6 +20,7 @@ import { Duration, Effect, Schema } from "effect"
 import type { BrowserContext, BrowserContextOptions, Page, Response, Route } from "playwright-core"
 import { runActions, takeScreenshot } from "./actions.js"
 import { isAdHost } from "./ad-hosts.js"
+import { decodeStorageState, type StorageState } from "./storage-state.js"
 import { type AddressGuard, checkRequestUrl } from "./address-guard.js"
 import type { BrowserPool } from "./browser-pool.js"
 import { badUrlError, crashError, dnsError, isClosedError, navigationError, netErrorOf, unsafeAddressError } from "./failures.js"
@@ -32,7 +33,7 @@ const firstLineOf = (error: unknown): string => (error instanceof Error ? error.
 const maxBlockedRecorded = 50
 
 /** The URL shape and the host's addresses, checked before a browser is launched or used. */
-const precheck = (guard: AddressGuard, input: string): Effect.Effect<URL, GleanerError> =>
+export const precheck = (guard: AddressGuard, input: string): Effect.Effect<URL, GleanerError> =>
   Effect.gen(function*() {
     const shape = checkUrlShape(input)
     if (!shape.allowed) return yield* badUrlError(shape.reason)
@@ -78,7 +79,7 @@ const routeThroughGuard = (guard: AddressGuard, blocked: Array<BlockedRequest>, 
 }
 
 /** A failed navigation in Gleaner's terms; refusals need the guard's verdict on the failing hop. */
-const explainNavigationFailure = (error: unknown, url: URL, failedUrl: string | undefined, guard: AddressGuard, blocked: ReadonlyArray<BlockedRequest>) =>
+export const explainNavigationFailure = (error: unknown, url: URL, failedUrl: string | undefined, guard: AddressGuard, blocked: ReadonlyArray<BlockedRequest>) =>
   Effect.gen(function*() {
     const code = netErrorOf(error)
     const failing = new URL(failedUrl ?? url.href)
@@ -96,7 +97,7 @@ const explainNavigationFailure = (error: unknown, url: URL, failedUrl: string | 
   })
 
 /** The proxy answers for a refused or unreachable host itself; such an answer is an error, not the page. */
-const proxyAnswerError = (response: Response): GleanerError | undefined => {
+export const proxyAnswerError = (response: Response): GleanerError | undefined => {
   const headers = response.headers()
   const host = new URL(response.url()).hostname
   const refusal = headers[refusalHeader]
@@ -155,19 +156,23 @@ const renderIn = (context: BrowserContext, guard: AddressGuard, url: URL, reques
       try: () => takeScreenshot(page, shot, Math.max(1, deadlineAt - Date.now())),
       catch: (cause) => (isClosedError(cause) ? crashError(url.href) : new ScrapeSiteError({ message: `The screenshot of ${url.href} failed: ${firstLineOf(cause)}` }))
     })
+    const storageState = request.keepStorageState === true
+      ? JSON.stringify(yield* Effect.tryPromise({ try: () => context.storageState(), catch: fail }))
+      : undefined
     const rendered: RenderedPage = {
       url: page.url(),
       status: response?.status() ?? 200,
       html,
       ...(blocked.length > 0 ? { blockedRequests: [...blocked] } : {}),
       ...(screenshot === undefined ? {} : { screenshot }),
-      ...(actions === undefined ? {} : { actions })
+      ...(actions === undefined ? {} : { actions }),
+      ...(storageState === undefined ? {} : { storageState })
     }
     return rendered
   })
 
-/** A fresh context as the request asks: device, viewport, locale, time zone, TLS, headers. */
-const contextOptions = (agents: UserAgents, request: RenderRequest): BrowserContextOptions => {
+/** A fresh context as the request asks: device, viewport, locale, time zone, TLS, headers, a profile's state. */
+const contextOptions = (agents: UserAgents, request: RenderRequest, storageState: StorageState | undefined): BrowserContextOptions => {
   const headers = request.headers ?? {}
   const device = deviceOptions(agents, request.mobile ?? false, headers)
   const viewport = request.screenshot?.viewport
@@ -177,6 +182,7 @@ const contextOptions = (agents: UserAgents, request: RenderRequest): BrowserCont
     ...(request.locale === undefined ? {} : { locale: request.locale }),
     ...(request.timezoneId === undefined ? {} : { timezoneId: request.timezoneId }),
     ...(request.skipTlsVerification === true ? { ignoreHTTPSErrors: true } : {}),
+    ...(storageState === undefined ? {} : { storageState: { cookies: [...storageState.cookies], origins: storageState.origins.map((o) => ({ origin: o.origin, localStorage: [...o.localStorage] })) } }),
     extraHTTPHeaders: { ...headers },
     serviceWorkers: "block",
     acceptDownloads: false
@@ -190,8 +196,9 @@ export const makeRender = (pool: BrowserPool) =>
       yield* Effect.annotateCurrentSpan("url", request.url)
       const deadlineAt = Date.now() + request.timeoutMs
       const url = yield* precheck(pool.guard, request.url)
+      const storageState = request.storageState === undefined ? undefined : yield* decodeStorageState(request.storageState)
       const rendered = yield* pool.withContext(
-        (agents) => contextOptions(agents, request),
+        (agents) => contextOptions(agents, request, storageState),
         (context) => renderIn(context, pool.guard, url, request, deadlineAt)
       )
       if (rendered.blockedRequests !== undefined) {

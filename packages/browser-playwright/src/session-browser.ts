@@ -2,8 +2,9 @@
  * The SessionBrowser port over a system Chromium: each browser session gets a Chromium process
  * of its own (session-process.ts) behind the same SSRF guard proxy as the render pool, and the
  * server keeps one Playwright connection to it (over the local DevTools port) to run `execute`
- * code, take live-view frames and click. A machine without Chromium gets no SessionBrowser, and
- * the sessions service answers with how to install one. Closing the layer ends every browser.
+ * code, re-open a scraped page (session-open.ts), take live-view frames and click. A machine
+ * without Chromium gets no SessionBrowser, and the sessions service answers with how to install
+ * one. Closing the layer ends every browser.
  */
 import { GleanerConfig, type LiveSessionBrowser, parseCidrList, ServiceUnavailableError, SessionBrowser, type SessionBrowserService } from "@gleaner/core"
 import { Effect, Layer, Option, type Scope } from "effect"
@@ -12,6 +13,7 @@ import { makeAddressGuard } from "./address-guard.js"
 import { settlesWithin } from "./browser-instance.js"
 import { type ChromiumPathError, locateChromium } from "./find-chromium.js"
 import { startGuardProxy } from "./guard-proxy.js"
+import { openInSession } from "./session-open.js"
 import { currentPage, runInPage } from "./session-page.js"
 import { startSessionProcess } from "./session-process.js"
 
@@ -60,6 +62,7 @@ export const makeSessionBrowser = (options: SessionBrowserOptions): Effect.Effec
       return {
         cdpEndpoint: process.cdpEndpoint,
         pid: process.pid,
+        open: (request) => openInSession(browser, guard, request),
         execute: ({ code, timeoutMs }) => drive("The session's browser could not run the code", () => runInPage(browser, code, timeoutMs)),
         screenshot: drive("The session's page could not be captured", async () =>
           (await currentPage(browser)).screenshot({ type: "jpeg", quality: 60, timeout: 5_000 })),

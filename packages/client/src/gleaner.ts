@@ -29,7 +29,9 @@ import {
   Store,
   BrowserCreateRequest,
   BrowserExecuteRequest,
-  BrowserSessions
+  BrowserSessions,
+  ScrapeInteract,
+  ScrapeInteractRequest
 } from "@gleaner/core"
 import { PlaywrightBrowser, PlaywrightSessions } from "@gleaner/browser-playwright"
 import { UndiciFetcher } from "@gleaner/fetch-undici"
@@ -61,6 +63,7 @@ export type MapOptions = Omit<typeof MapRequest.Encoded, "url">
 const decodeMapRequest = Schema.decodeUnknown(MapRequest, { errors: "all", onExcessProperty: "error" })
 const decodeBrowserCreate = Schema.decodeUnknown(BrowserCreateRequest, { errors: "all", onExcessProperty: "error" })
 const decodeBrowserExecute = Schema.decodeUnknown(BrowserExecuteRequest, { errors: "all", onExcessProperty: "error" })
+const decodeInteract = Schema.decodeUnknown(ScrapeInteractRequest, { errors: "all", onExcessProperty: "error" })
 
 /** How a finished-or-not job looks through the SDK (`getCrawlStatus`, `getBatchScrapeStatus`). */
 export interface JobStatus {
@@ -332,6 +335,26 @@ export class Gleaner {
   /** Ends a session and bills it (`DELETE /v2/browser/:id`). */
   deleteBrowser(id: string) {
     return this.run(Effect.flatMap(BrowserSessions, (s) => s.delete(this.team.id, id)))
+  }
+
+  /**
+   * Runs code in a stored scrape's page (`POST /v2/scrape/:id/interact`): the first call re-opens
+   * the page in a browser session (its URL, waitFor, actions replayed), later ones reuse that
+   * session. `cdpUrl` is the session's local DevTools endpoint; only `language: "node"`.
+   */
+  interact(jobId: string, options: Omit<typeof ScrapeInteractRequest.Encoded, "origin">) {
+    const auth = { team: this.team, apiKeyId: null }
+    return this.run(Effect.gen(function*() {
+      const request = yield* decodeInteract(options).pipe(Effect.mapError(invalid("interact options")))
+      const { sessionId, token: _token, ...outcome } = yield* (yield* ScrapeInteract).interact(auth, jobId, request)
+      const { endpoint } = yield* (yield* BrowserSessions).devtoolsForTeam(auth.team.id, sessionId)
+      return { sessionId, cdpUrl: endpoint, ...outcome }
+    }))
+  }
+
+  /** Ends the browser session of a scrape's interact calls and bills it (`DELETE /v2/scrape/:id/interact`). */
+  stopInteraction(jobId: string) {
+    return this.run(Effect.flatMap(ScrapeInteract, (s) => s.stop(this.team.id, jobId)))
   }
 
   /** The team's sessions (`GET /v2/browser`); a live one's `cdpUrl` is its local DevTools endpoint. */

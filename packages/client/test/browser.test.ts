@@ -1,7 +1,8 @@
 /**
  * Browser features in-process: a screenshot comes back inline (there is no server to serve
  * files), and a browser session is created, run, listed, driven over its local DevTools endpoint
- * and deleted with its credits billed. Skips loudly without Chromium (fails with CI=true).
+ * and deleted with its credits billed; interact re-opens a scrape's page in a session and
+ * stopInteraction ends it. Skips loudly without Chromium (fails with CI=true).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { chromium } from "playwright-core"
@@ -54,5 +55,19 @@ describe.skipIf(!hasChromium)("Gleaner browser features", () => {
     expect((await gleaner.getCreditUsage()).remainingCredits).toBe(before - 2)
     await expect(gleaner.browserExecute(session.id, { code: "return 1", language: "node" })).rejects.toMatchObject({ status: 410 })
     await expect(gleaner.browserExecute(session.id, { code: "1", language: "bash" })).rejects.toMatchObject({ status: 410 })
+  }, 60_000)
+
+  it("interact re-opens a scrape's page with its actions replayed; stopInteraction ends and bills it", async () => {
+    const actions = [{ type: "executeJavascript" as const, script: "document.title = 'Changed by actions'" }]
+    const doc = await gleaner.scrape(`${site.url}/article`, { formats: ["markdown"], actions })
+    const scrapeId = String(doc.metadata["scrapeId"])
+    const ran = await gleaner.interact(scrapeId, { code: "return document.title", language: "node" })
+    expect(ran).toMatchObject({ success: true, result: "Changed by actions", exitCode: 0, killed: false })
+    expect(ran.cdpUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/devtools\/browser\//)
+    const again = await gleaner.interact(scrapeId, { code: "return location.pathname", language: "node" })
+    expect(again).toMatchObject({ sessionId: ran.sessionId, result: "/article" })
+    expect(await gleaner.stopInteraction(scrapeId)).toMatchObject({ success: true, creditsBilled: 2, cleanupQueued: true })
+    await expect(gleaner.stopInteraction(scrapeId)).rejects.toMatchObject({ status: 404 })
+    await expect(gleaner.interact(scrapeId, { prompt: "Read the title" })).rejects.toMatchObject({ status: 400 })
   }, 60_000)
 })

@@ -12,6 +12,7 @@ import { Usage } from "./billing/usage.js"
 import { BatchScraper } from "./batch/batch-scraper.js"
 import { BrowserSessions } from "./browser-sessions/browser-sessions.js"
 import { Crawler } from "./crawl/crawler.js"
+import { ScrapeInteract } from "./interact/scrape-interact.js"
 import { Mapper } from "./map/mapper.js"
 import { JobHandlers } from "./jobs/handlers.js"
 import { JobQueue } from "./jobs/job-queue.js"
@@ -25,10 +26,11 @@ import { Webhooks } from "./webhooks/webhooks.js"
 
 const base = Layer.mergeAll(Accounts.Default, Billing.Default, RateLimiter.Default, JobQueue.Default, TeamConcurrency.Default, Webhooks.Default, HtmlTransformer.Default)
 
-export type EngineServices = Accounts | Billing | BrowserSessions | RateLimiter | JobQueue | TeamConcurrency | Usage | Plans | Scraper | PageJobs | Crawler | BatchScraper | Webhooks | Mapper | HtmlTransformer
+export type EngineServices = Accounts | Billing | BrowserSessions | RateLimiter | JobQueue | TeamConcurrency | Usage | Plans | Scraper | ScrapeInteract | PageJobs | Crawler | BatchScraper | Webhooks | Mapper | HtmlTransformer
 
 /** Every engine service; no background work. Needs the Store, the Fetcher and GleanerConfig. */
-export const EngineLive = Layer.mergeAll(Crawler.Default, BatchScraper.Default, Mapper.Default, BrowserSessions.Default).pipe(
+export const EngineLive = ScrapeInteract.Default.pipe(
+  Layer.provideMerge(Layer.mergeAll(Crawler.Default, BatchScraper.Default, Mapper.Default, BrowserSessions.Default)),
   Layer.provideMerge(Layer.mergeAll(Usage.Default, Scraper.Default, PageJobs.Default)),
   Layer.provideMerge(base),
   Layer.provideMerge(Plans.fromConfig)

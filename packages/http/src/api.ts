@@ -28,6 +28,8 @@ import {
   MapResponse,
   ParamsPreviewRequest,
   ParamsPreviewResponse,
+  ScrapeInteractRequest,
+  ScrapeInteractResponse,
   ScrapeRequest,
   ScrapeResponse,
   CreditUsageHistoricalResponse,
@@ -119,6 +121,31 @@ export class ScrapeGroup extends HttpApiGroup.make("scrape")
       .addSuccess(ScrapeResponse)
       .addError(Errors.NotFound)
       .annotate(RateBucket, "crawlStatus")
+  )
+  .add(
+    // the scrape's page re-opened in a browser session, with the replay's errors (API.md §3.3)
+    HttpApiEndpoint.post("interact")`/scrape/${jobId}/interact`
+      .setPayload(ScrapeInteractRequest)
+      .addSuccess(ScrapeInteractResponse)
+      .addError(Errors.InsufficientCredits)
+      .addError(Errors.RateLimit)
+      .addError(Errors.ScrapeTimeout)
+      .addError(Errors.ScrapeDns)
+      .addError(Errors.ScrapeSsl)
+      .addError(Errors.ScrapeSite)
+      .addError(Errors.ScrapeUnsupportedFile)
+      .addError(Errors.ScrapeNoCachedData)
+      .addError(Errors.ScrapeLockdownCacheMiss)
+      .addError(Errors.ScrapeActionsNotSupported)
+      .addError(Errors.ScrapeAction)
+      .addError(Errors.UnsafeAddress)
+      .addError(Errors.UnsafeDomain)
+      .annotate(RateBucket, "browserExecute")
+  )
+  .add(
+    HttpApiEndpoint.del("stopInteraction")`/scrape/${jobId}/interact`
+      .addSuccess(BrowserDeleteResponse)
+      .annotate(RateBucket, "browserExecute")
   )
   .middleware(Authentication)
   .prefix(V2)

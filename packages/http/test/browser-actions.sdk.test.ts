@@ -3,7 +3,8 @@
  * full-page PNG and a JPEG come back as URLs on the server that anyone holding them can fetch;
  * actions fill and submit a form and the scrape shows the page it led to, with the actions'
  * screenshots, JavaScript returns and PDFs; a failing action is SCRAPE_ACTION_ERROR naming it;
- * a batch scrape's screenshots are served on the origin the batch was started from. Without
+ * a batch scrape's screenshots are served on the origin the batch was started from; a profile
+ * carries cookies and local storage from one scrape to the next, one writer at a time. Without
  * Chromium the file skips loudly (fails with CI=true).
  */
 import { createServer, type Server } from "node:http"
@@ -27,14 +28,23 @@ const pages: Record<string, (url: URL) => string> = {
   "/tall": () => page("Tall", `<main><h1>A tall page</h1><p>${text}</p><div style="height:2600px"></div><p>The end.</p></main>`),
   "/form": () => page("Guest book", `<main><h1>Sign the guest book</h1><p>${text}</p>
     <form action="/greet" method="get"><input id="name" name="name"><button type="submit">Sign</button></form></main>`),
+  // remembers a visitor by cookie and counts visits in local storage
+  "/visit": () => page("Visit", `<main><h1 id="h">?</h1><p>${text}</p></main><script>
+    const visits = Number(localStorage.getItem("visits") || "0") + 1
+    document.getElementById("h").textContent = document.cookie.includes("seen=yes") ? "Welcome back, visit " + visits : "First visit"
+    document.cookie = "seen=yes; max-age=3600; path=/"
+    localStorage.setItem("visits", String(visits))
+  </script>`),
   "/greet": (url) => page("Thanks", `<main><h1>Hello, ${(url.searchParams.get("name") ?? "").replace(/</g, "&lt;")}</h1><p>${text}</p></main>`)
 }
 
 let server: Server
 let origin = ""
+let visitRequests = 0
 beforeAll(async () => {
   server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x")
+    if (url.pathname === "/visit") visitRequests += 1
     const body = pages[url.pathname]?.(url)
     res.writeHead(body === undefined ? 404 : 200, { "content-type": "text/html; charset=utf-8" })
     res.end(body ?? "not found")
@@ -141,6 +151,35 @@ layer(env, { excludeTestServices: true, timeout: 60_000 })("screenshots and acti
       const lockdown = yield* call("POST", "/v2/scrape", { key, json: { url: `${origin}/form`, lockdown: true, formats: ["screenshot"] } })
       assert.strictEqual(lockdown.status, 400)
       assert.include(JSON.stringify(lockdown.body), "cannot be combined with lockdown")
+    }))
+
+  it.effect.skipIf(!hasChromium)("a profile keeps cookies and local storage between scrapes; saveChanges false reads only; one writer at a time", () =>
+    Effect.gen(function*() {
+      const firecrawl = yield* sdk
+      // waitFor: rendered in the browser with or without a profile
+      const visit = (profile?: { name: string; saveChanges?: boolean }, waitFor = 1) =>
+        Effect.promise(() => firecrawl.scrape(`${origin}/visit`, { formats: ["markdown"], waitFor, maxAge: 0, ...(profile === undefined ? {} : { profile }) }))
+      assert.include((yield* visit({ name: "shopper" })).markdown ?? "", "# First visit")
+      assert.include((yield* visit({ name: "shopper" })).markdown ?? "", "# Welcome back, visit 2")
+      // read without writing: the next writer still sees visit 2 as the last saved
+      assert.include((yield* visit({ name: "shopper", saveChanges: false })).markdown ?? "", "# Welcome back, visit 3")
+      assert.include((yield* visit({ name: "shopper" })).markdown ?? "", "# Welcome back, visit 3")
+      // no profile, or another name: a fresh browser
+      assert.include((yield* visit()).markdown ?? "", "# First visit")
+      assert.include((yield* visit({ name: "someone-else" })).markdown ?? "", "# First visit")
+      // two writers at once: one waits in the page, the other is refused
+      const pageRequests = visitRequests
+      const [slow, refused] = yield* Effect.all([
+        visit({ name: "busy" }, 2000),
+        // once the first writer's browser is on the page, it holds the profile
+        Effect.zipRight(
+          Effect.repeat(Effect.sleep("20 millis"), { until: () => visitRequests > pageRequests }),
+          Effect.suspend(() => sdkError(firecrawl.scrape(`${origin}/visit`, { formats: ["markdown"], profile: { name: "busy" } })))
+        )
+      ], { concurrency: 2 })
+      assert.include(slow.markdown ?? "", "# First visit")
+      assert.deepStrictEqual([refused.status, refused.code], [409, "CONFLICT"])
+      assert.include(refused.message, "Profile \"busy\" is being written")
     }))
 
   it.effect.skipIf(!hasChromium)("a batch scrape's screenshots are served on the origin the batch was started from", () =>

@@ -29,6 +29,8 @@ describe("rate-limit buckets", () => {
       "GET /v2/concurrency-check": "crawlStatus",
       "POST /v2/scrape": "scrape",
       "GET /v2/scrape/:jobId": "crawlStatus",
+      "POST /v2/scrape/:jobId/interact": "browserExecute",
+      "DELETE /v2/scrape/:jobId/interact": "browserExecute",
       "POST /v2/crawl": "crawl",
       "POST /v2/crawl/params-preview": "crawl",
       "GET /v2/crawl/active": "crawlStatus",

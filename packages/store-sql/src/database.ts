@@ -97,6 +97,7 @@ export interface DocumentsTable {
   readonly source_url: string
   readonly document: string
   readonly audit_metadata: string | null
+  readonly replay: string | null
   readonly created_at: Millis
   readonly expires_at: Millis
 }
@@ -182,7 +183,17 @@ export interface BrowserSessionsTable {
   readonly end_reason: string | null
 }
 
+export interface BrowserProfilesTable {
+  readonly team_id: string
+  readonly name: string
+  readonly state: string | null
+  readonly updated_at: Millis
+  readonly lock_holder: string | null
+  readonly locked_until: NullableMillis
+}
+
 export interface Database {
+  readonly browser_profiles: BrowserProfilesTable
   readonly browser_sessions: BrowserSessionsTable
   readonly credit_totals: CreditTotalsTable
   readonly idempotency_keys: IdempotencyKeysTable

@@ -16,6 +16,7 @@ import { makeApiKeys } from "./api-keys.js"
 import { makeBrowserSessions } from "./browser-sessions.js"
 import { type Dialect, makeDb } from "./database.js"
 import { makeIdempotencyKeys } from "./idempotency.js"
+import { makeBrowserProfiles } from "./browser-profiles.js"
 import { makeJobPages } from "./job-pages.js"
 import { makeJobs } from "./jobs.js"
 import { makeLedger } from "./ledger.js"
@@ -40,6 +41,7 @@ const storeOn = (dialect: Dialect): Layer.Layer<Store, never, SqlClient.SqlClien
         jobs: makeJobs(db),
         jobPages: makeJobPages(db),
         idempotencyKeys: makeIdempotencyKeys(db),
+        browserProfiles: makeBrowserProfiles(db),
         documents: makeDocuments(db),
         pageCache: makePageCache(db),
         snapshots: makeSnapshots(db),

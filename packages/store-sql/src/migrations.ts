@@ -224,6 +224,27 @@ const browserSessions = Effect.gen(function*() {
   yield* sql`CREATE INDEX browser_sessions_active_idx ON browser_sessions (status, seen_at)`
 })
 
+/** Browser profiles: a team's named browser state and its write lock (holder, expiry). */
+const browserProfiles = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const ms = sql.literal(sql.onDialectOrElse({ pg: () => "BIGINT", orElse: () => "INTEGER" }))
+  yield* sql`CREATE TABLE browser_profiles (
+    team_id TEXT NOT NULL REFERENCES teams (id),
+    name TEXT NOT NULL,
+    state TEXT,
+    updated_at ${ms} NOT NULL,
+    lock_holder TEXT,
+    locked_until ${ms},
+    PRIMARY KEY (team_id, name)
+  )`
+})
+
+/** What a stored scrape replays for scrape-interact (JSON, null for rows stored before). */
+const documentReplay = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE documents ADD COLUMN replay TEXT`
+})
+
 /** Every migration, keyed `NNNN_name`; the number is the id the Migrator records. */
 export const migrations = {
   "0001_foundation": foundation,
@@ -232,7 +253,9 @@ export const migrations = {
   "0004_webhooks": webhooks,
   "0005_idempotency": idempotency,
   "0006_credit_totals": creditTotals,
-  "0007_browser_sessions": browserSessions
+  "0007_browser_sessions": browserSessions,
+  "0008_document_replay": documentReplay,
+  "0009_browser_profiles": browserProfiles
 } as const
 
 export const migrationsLoader: Migrator.Loader = Migrator.fromRecord(migrations)

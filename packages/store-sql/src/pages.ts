@@ -13,6 +13,7 @@ const DocumentFromRow = Schema.Struct({
   sourceUrl: column("source_url", Schema.String),
   document: Schema.String,
   auditMetadata: column("audit_metadata", Schema.NullOr(Schema.String)),
+  replay: Schema.NullOr(Schema.String),
   createdAt: column("created_at", DbNumber),
   expiresAt: column("expires_at", DbNumber)
 })
@@ -54,6 +55,7 @@ export const makeDocuments = ({ execute, query }: Db): StoreService["documents"]
       source_url: d.sourceUrl,
       document: d.document,
       audit_metadata: d.auditMetadata,
+      replay: d.replay,
       created_at: d.createdAt,
       expires_at: d.expiresAt
     }))

@@ -14,9 +14,13 @@ export const pagesContract = (it: Vitest.MethodsNonLive<Store, true>) =>
         const store = yield* Store
         const team = yield* makeTeam(store)
         const other = yield* makeTeam(store)
-        const doc = { id: uid(), teamId: team.id, sourceUrl: "https://example.com", document: "{\"markdown\":\"# Hi\"}", auditMetadata: null, createdAt: T0, expiresAt: T0 + 1000 }
+        const doc = { id: uid(), teamId: team.id, sourceUrl: "https://example.com", document: "{\"markdown\":\"# Hi\"}", auditMetadata: null, replay: null, createdAt: T0, expiresAt: T0 + 1000 }
         yield* store.documents.put(doc)
         assert.deepStrictEqual(yield* store.documents.get(team.id, doc.id, T0 + 10), Option.some(doc))
+        // the replay context of scrape-interact comes back as written
+        const replayed = { ...doc, id: uid(), replay: "{\"url\":\"https://example.com/\",\"actions\":[{\"type\":\"click\",\"selector\":\"#go\"}]}" }
+        yield* store.documents.put(replayed)
+        assert.deepStrictEqual(yield* store.documents.get(team.id, replayed.id, T0 + 10), Option.some(replayed))
         assert.isTrue(Option.isNone(yield* store.documents.get(other.id, doc.id, T0 + 10)))
         assert.isTrue(Option.isNone(yield* store.documents.get(team.id, doc.id, T0 + 1000)))
         assert.isAtLeast(yield* store.documents.purgeExpired(T0 + 2000), 1)

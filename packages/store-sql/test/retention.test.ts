@@ -24,7 +24,7 @@ layer(env)("retention sweep", (it) => {
       yield* store.jobPages.add(old.id, team.id, [{ key: "a", url: "https://x.test/a", depth: 0 }], 0)
       yield* store.jobs.cancel(team.id, old.id, 1)
       yield* store.jobs.cancel(team.id, recent.id, 6 * day + 1)
-      yield* store.documents.put({ id: uid(), teamId: team.id, sourceUrl: "https://x.test", document: "{}", auditMetadata: null, createdAt: 0, expiresAt: 7 * day })
+      yield* store.documents.put({ id: uid(), teamId: team.id, sourceUrl: "https://x.test", document: "{}", auditMetadata: null, replay: null, createdAt: 0, expiresAt: 7 * day })
 
       const blobs = yield* BlobStore
       const png = { bytes: new Uint8Array([1]), contentType: "image/png" } as const

@@ -7,6 +7,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Store, type StoreService } from "@gleaner/core"
 import { Array as Arr, Effect, type Layer, Option } from "effect"
 import { browserSessionsContract } from "./browser-sessions-contract.js"
+import { browserProfilesContract } from "./browser-profiles-contract.js"
 import { makeTeam, T0, uid } from "./contract-fixtures.js"
 import { jobsContract } from "./job-contract.js"
 import { jobPagesContract } from "./job-pages-contract.js"
@@ -158,4 +159,5 @@ export const storeContract = (name: string, makeLayer: () => Layer.Layer<Store, 
     jobPagesContract(it)
     webhooksContract(it)
     browserSessionsContract(it)
+    browserProfilesContract(it)
   })

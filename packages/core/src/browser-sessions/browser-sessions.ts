@@ -8,9 +8,14 @@
  * a crash of its browser, or the server shutting down. Ending flips the record to `destroyed` in
  * one conditional write (only the winner bills: 2 credits per started minute, at least 2, into
  * the ledger under an idempotency key), then kills the browser and waits until it is gone.
+ *
+ * A session may serve a stored scrape (scrape-interact, API.md §3.3): it is opened with the
+ * scrape's page replayed in it, and the next interact call on that scrape reuses it while it
+ * lives. Which scrape a session serves is kept here, in memory: only the process that holds the
+ * browser can run code in it, so another process opens a session of its own for the scrape.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
-import { Clock, Deferred, Effect, Option } from "effect"
+import { Clock, Deferred, Effect, Exit, Option, Schema } from "effect"
 import type { AuthContext } from "../accounts/accounts.js"
 import { Billing } from "../billing/billing.js"
 import { browserSessionCredits } from "../billing/credits.js"
@@ -18,6 +23,7 @@ import { GleanerConfig } from "../config.js"
 import {
   BadRequestError,
   ConflictError,
+  type GleanerError,
   GoneError,
   InsufficientCreditsError,
   NotFoundError,
@@ -26,9 +32,9 @@ import {
   UnauthorizedError
 } from "../errors.js"
 import { uuidv7 } from "../ids.js"
-import { type LiveSessionBrowser, SessionBrowser } from "../ports/browser-sessions.js"
+import { type LiveSessionBrowser, SessionBrowser, type SessionOpenRequest } from "../ports/browser-sessions.js"
 import { type BrowserSessionRecord, Store } from "../ports/store.js"
-import type { BrowserCreateRequest, BrowserExecuteRequest, BrowserExecuteResponse } from "../schema/browser-session.js"
+import { BrowserCreateRequest, type BrowserExecuteRequest, type BrowserExecuteResponse } from "../schema/browser-session.js"
 
 /** Upstream's wording, and ours for what upstream does not have. */
 export const browserSessionMessages = {
@@ -37,6 +43,8 @@ export const browserSessionMessages = {
   destroyed: "Browser session has been destroyed.",
   profile: "Browser profiles (`profile`) are not supported yet. Leave it out to get a fresh, empty browser.",
   otherProcess: "This browser session is served by another Gleaner process; send the request to the server that created it.",
+  noInteraction: (scrapeId: string) =>
+    `No interactive browser session is live for scrape ${scrapeId}. POST /v2/scrape/${scrapeId}/interact opens one.`,
   noRunner: (language: string) =>
     `language "${language}" needs an isolated code runner, which this server does not have. ` +
     `Send JavaScript with language "node" instead: it runs in the session's current page (\`return x\` gives \`result\`).`
@@ -72,6 +80,8 @@ export interface SessionEnding {
 interface Live {
   record: BrowserSessionRecord
   readonly token: string
+  /** `teamId/scrapeId` of the scrape the session serves (scrape-interact). */
+  readonly scrapeKey: string | undefined
   readonly browser: LiveSessionBrowser
   lastActivityAt: number
   writtenActivityAt: number
@@ -87,6 +97,20 @@ const sameHash = (a: string, b: string): boolean => {
   return x.length === y.length && timingSafeEqual(x, y)
 }
 
+/** A live session a caller may use: its id and the token of its public URLs. */
+export interface SessionAccess {
+  readonly id: string
+  readonly token: string
+}
+
+/** Why a session ended without having served its caller: not billed. */
+const unbilledReasons: ReadonlySet<string> = new Set(["replay-failed"])
+
+const scrapeKeyOf = (teamId: string, scrapeId: string): string => `${teamId}/${scrapeId}`
+
+/** A scrape-interact session is an ordinary one with the defaults of `POST /v2/browser`. */
+const defaultCreate = Schema.decodeSync(BrowserCreateRequest)({})
+
 const durationOf = (record: BrowserSessionRecord, endedAt: number): number =>
   Math.max(0, Math.min(endedAt, record.expiresAt) - record.createdAt)
 
@@ -99,6 +123,9 @@ export class BrowserSessions extends Effect.Service<BrowserSessions>()("@gleaner
     const scope = yield* Effect.scope
     const ownerId = yield* uuidv7
     const live = new Map<string, Live>()
+    /** The live session of each scrape being interacted with, and those still opening. */
+    const byScrape = new Map<string, Live>()
+    const opening = new Map<string, Deferred.Deferred<Live, GleanerError>>()
     let starting = 0
 
     /** Debits a session that ended now (the caller won the `end` write). */
@@ -116,10 +143,10 @@ export class BrowserSessions extends Effect.Service<BrowserSessions>()("@gleaner
     const settle = (record: BrowserSessionRecord, endedAt: number, reason: string) =>
       Effect.gen(function*() {
         const sessionDurationMs = durationOf(record, endedAt)
-        const creditsBilled = browserSessionCredits(sessionDurationMs)
+        const creditsBilled = unbilledReasons.has(reason) ? 0 : browserSessionCredits(sessionDurationMs)
         const won = yield* store.browserSessions.end(record.id, { endedAt, creditsBilled, reason })
         if (won) {
-          yield* bill(record, creditsBilled)
+          if (creditsBilled > 0) yield* bill(record, creditsBilled)
           yield* Effect.logInfo("Browser session ended").pipe(
             Effect.annotateLogs({ sessionId: record.id, teamId: record.teamId, reason, sessionDurationMs, creditsBilled })
           )
@@ -141,6 +168,7 @@ export class BrowserSessions extends Effect.Service<BrowserSessions>()("@gleaner
         if (session.ending) return Deferred.await(session.done)
         session.ending = true
         live.delete(session.record.id)
+        if (session.scrapeKey !== undefined && byScrape.get(session.scrapeKey) === session) byScrape.delete(session.scrapeKey)
         return Effect.gen(function*() {
           const ending = yield* settle(session.record, yield* Clock.currentTimeMillis, reason)
           yield* session.browser.close
@@ -167,8 +195,10 @@ export class BrowserSessions extends Effect.Service<BrowserSessions>()("@gleaner
     const register = (session: Live) =>
       Effect.gen(function*() {
         live.set(session.record.id, session)
-        yield* Effect.forkIn(watch(session), scope)
-        yield* Effect.forkIn(Effect.flatMap(session.browser.exited, () => finish(session, "crashed")), scope)
+        // forked from `start`, which is uninterruptible: without this, closing the layer would wait
+        // for a watcher's sleep (up to heartbeatMs) to end
+        yield* Effect.forkIn(Effect.interruptible(watch(session)), scope)
+        yield* Effect.forkIn(Effect.interruptible(Effect.flatMap(session.browser.exited, () => finish(session, "crashed"))), scope)
       })
 
     /** Sessions left active by a process that died: destroyed and billed up to when it was last seen. */
@@ -217,7 +247,8 @@ export class BrowserSessions extends Effect.Service<BrowserSessions>()("@gleaner
         return browser
       })
 
-    const create = Effect.fn("BrowserSessions.create")(function*(auth: AuthContext, request: BrowserCreateRequest) {
+    /** Launches and records a session; it is live (watched, ended at its deadlines) on return. */
+    const start = (auth: AuthContext, request: BrowserCreateRequest, scrapeKey: string | undefined) => Effect.gen(function*() {
       const sessions = yield* refuseCreate(auth, request)
       const id = yield* uuidv7
       const token = randomBytes(24).toString("base64url")
@@ -246,11 +277,55 @@ export class BrowserSessions extends Effect.Service<BrowserSessions>()("@gleaner
         endReason: null
       }
       yield* store.browserSessions.insert(record).pipe(Effect.onExit((exit) => exit._tag === "Failure" ? handle.close : Effect.void))
-      const session: Live = { record, token, browser: handle, lastActivityAt: now, writtenActivityAt: now, ending: false, done: yield* Deferred.make<SessionEnding>() }
+      const session: Live = { record, token, scrapeKey, browser: handle, lastActivityAt: now, writtenActivityAt: now, ending: false, done: yield* Deferred.make<SessionEnding>() }
       yield* register(session)
       yield* Effect.annotateLogs(Effect.logInfo("Browser session started"), { sessionId: id, teamId: auth.team.id })
-      return { id, token, expiresAt: record.expiresAt, cdpEndpoint: handle.cdpEndpoint } satisfies CreatedSession
-    }, Effect.uninterruptible)
+      return session
+    }).pipe(Effect.uninterruptible)
+
+    const create = Effect.fn("BrowserSessions.create")(function*(auth: AuthContext, request: BrowserCreateRequest) {
+      const { browser: handle, record, token } = yield* start(auth, request, undefined)
+      return { id: record.id, token, expiresAt: record.expiresAt, cdpEndpoint: handle.cdpEndpoint } satisfies CreatedSession
+    })
+
+    /** A new session with the scrape's page re-opened in it; ended unbilled when the replay fails. */
+    const openForScrape = (auth: AuthContext, key: string, page: SessionOpenRequest) =>
+      Effect.gen(function*() {
+        const session = yield* start(auth, defaultCreate, key)
+        yield* session.browser.open(page).pipe(Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : Effect.asVoid(finish(session, "replay-failed"))))
+        if (!session.ending) byScrape.set(key, session)
+        return session
+      })
+
+    /**
+     * The live session serving a stored scrape: the one already open, or a new one with the
+     * scrape's page replayed (concurrent calls for the same scrape share that one).
+     */
+    const forScrape = Effect.fn("BrowserSessions.forScrape")((auth: AuthContext, scrapeId: string, page: SessionOpenRequest) =>
+      // uninterruptible between claiming the key and arming its release, so no claim is left behind
+      Effect.uninterruptibleMask((restore) =>
+        Effect.gen(function*() {
+          const key = scrapeKeyOf(auth.team.id, scrapeId)
+          const deferred = yield* Deferred.make<Live, GleanerError>()
+          // from here to `opening.set` nothing yields: the look-ups and the claim are one step
+          const current = byScrape.get(key)
+          if (current !== undefined && !current.ending) return { id: current.record.id, token: current.token } satisfies SessionAccess
+          const pending = opening.get(key)
+          if (pending === undefined) opening.set(key, deferred)
+          const session = pending !== undefined
+            ? yield* restore(Deferred.await(pending))
+            : yield* restore(openForScrape(auth, key, page)).pipe(
+              Effect.onExit((exit) => Effect.zipRight(Effect.sync(() => opening.delete(key)), Deferred.done(deferred, exit)))
+            )
+          return { id: session.record.id, token: session.token } satisfies SessionAccess
+        })))
+
+    /** Ends the session serving a scrape (`DELETE /v2/scrape/:id/interact`). */
+    const stopForScrape = Effect.fn("BrowserSessions.stopForScrape")(function*(teamId: string, scrapeId: string) {
+      const found = byScrape.get(scrapeKeyOf(teamId, scrapeId))
+      if (found === undefined || found.ending) return yield* new NotFoundError({ message: browserSessionMessages.noInteraction(scrapeId) })
+      return { success: true as const, ...(yield* finish(found, "deleted")), cleanupQueued: true as const }
+    })
 
     /** Activity: pushes the inactivity deadline back (written to the store every few seconds). */
     const touch = (session: Live) =>
@@ -324,6 +399,14 @@ export class BrowserSessions extends Effect.Service<BrowserSessions>()("@gleaner
       list,
       execute,
       delete: remove,
+      forScrape,
+      stopForScrape,
+      /** The URL token of the team's session when this process serves it. */
+      tokenOf: (teamId: string, id: string) =>
+        Effect.sync(() => {
+          const found = live.get(id)
+          return found !== undefined && found.record.teamId === teamId ? found.token : undefined
+        }),
       /** The DevTools endpoint of the team's live session (Bearer-key access to the proxy). */
       devtoolsForTeam: (teamId: string, id: string) =>
         Effect.map(liveForTeam(teamId, id), (s) => ({ endpoint: s.browser.cdpEndpoint, activity: touch(s) })),

@@ -6,7 +6,8 @@
  * create with a 400 that says how to install one.
  */
 import { Context, type Effect } from "effect"
-import type { ServiceUnavailableError } from "../errors.js"
+import type { GleanerError, ServiceUnavailableError } from "../errors.js"
+import type { Action } from "../schema/scrape-options.js"
 
 export interface SessionExecuteRequest {
   /** JavaScript run as the body of an async function in the session's current page. */
@@ -26,11 +27,31 @@ export interface SessionExecuteOutcome {
   readonly killed: boolean
 }
 
+/** A page to open in the session as a scrape saw it (scrape-interact). */
+export interface SessionOpenRequest {
+  readonly url: string
+  /** Extra milliseconds to let scripts run after the `load` event (0: none). */
+  readonly waitForMs: number
+  /** Run in order once the page has loaded and waited, as the scrape ran them. */
+  readonly actions: ReadonlyArray<Action>
+  /** Emulate a phone: small touch viewport and a mobile Chrome user agent. */
+  readonly mobile: boolean
+  /** Sent with every request the page makes. */
+  readonly headers: Readonly<Record<string, string>>
+  /** Loading, waiting and the actions together. */
+  readonly timeoutMs: number
+}
+
 export interface LiveSessionBrowser {
   /** The browser-level DevTools WebSocket on 127.0.0.1 (`ws://127.0.0.1:<port>/devtools/browser/<id>`). */
   readonly cdpEndpoint: string
   /** The browser's root process id, when known (diagnostics and tests). */
   readonly pid: number | undefined
+  /**
+   * Opens a page in a fresh context of the session's browser (through the SSRF guard), waits and
+   * runs the actions; it becomes the current page. A failing action is SCRAPE_ACTION_ERROR naming it.
+   */
+  readonly open: (request: SessionOpenRequest) => Effect.Effect<void, GleanerError>
   readonly execute: (request: SessionExecuteRequest) => Effect.Effect<SessionExecuteOutcome, ServiceUnavailableError>
   /** A JPEG of the current page's viewport. */
   readonly screenshot: Effect.Effect<Uint8Array, ServiceUnavailableError>

@@ -29,6 +29,10 @@ export interface RenderRequest {
   readonly actions?: ReadonlyArray<Action>
   /** A screenshot of the page as it stands when it is read. */
   readonly screenshot?: ScreenshotRequest
+  /** Cookies and local storage to start from (Playwright's storage-state JSON, from a profile). */
+  readonly storageState?: string
+  /** Answer the context's storage state after the page was read (to save a profile). */
+  readonly keepStorageState?: boolean
 }
 
 export interface ScreenshotRequest {
@@ -70,6 +74,8 @@ export interface RenderedPage {
   readonly screenshot?: BrowserFile
   /** Present when the request had actions. */
   readonly actions?: ActionResults
+  /** The storage-state JSON after the page was read, when `keepStorageState` was asked. */
+  readonly storageState?: string
 }
 
 export interface BrowserService {

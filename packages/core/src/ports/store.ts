@@ -129,6 +129,8 @@ export interface StoredDocument {
   readonly document: string
   /** JSON of the request's `auditMetadata`, kept with the record. */
   readonly auditMetadata: string | null
+  /** JSON of the ScrapeReplay (URL, waitFor, actions, device, headers) scrape-interact re-opens; null for older rows. */
+  readonly replay: string | null
   readonly createdAt: number
   readonly expiresAt: number
 }
@@ -350,6 +352,23 @@ export interface StoreService {
   readonly idempotencyKeys: {
     /** Records the team's key; false (nothing written) when it was used before. */
     readonly claim: (teamId: string, key: string, now: number) => Effect.Effect<boolean>
+  }
+  /**
+   * Browser profiles (`profile: {name, saveChanges}`): a team's named browser state (cookies and
+   * local storage, as JSON) and its write lock, so two writers never interleave.
+   */
+  readonly browserProfiles: {
+    /** The saved state; None when nothing was saved under the name yet. */
+    readonly get: (teamId: string, name: string) => Effect.Effect<Option.Option<{ readonly state: string; readonly updatedAt: number }>>
+    /**
+     * Takes the write lock for `holder` until `untilMs`; false when another holder has it and it
+     * has not expired by `now`. The holder may take it again (extend).
+     */
+    readonly lock: (teamId: string, name: string, holder: string, now: number, untilMs: number) => Effect.Effect<boolean>
+    /** Saves the state, when `holder` still holds the lock, and releases it; false when it did not. */
+    readonly save: (teamId: string, name: string, holder: string, state: string, now: number) => Effect.Effect<boolean>
+    /** Releases the lock if `holder` has it. */
+    readonly unlock: (teamId: string, name: string, holder: string) => Effect.Effect<void>
   }
   readonly webhooks: {
     readonly enqueue: (delivery: NewWebhookDelivery) => Effect.Effect<WebhookDelivery>

@@ -5,11 +5,14 @@
  * browser: always for actions and screenshots (which never use the cache), at once when the
  * request has `waitFor` or `mobile`, and after the fetch when the fetched HTML is a JavaScript
  * shell (javascript-shell.ts). A shell whose render fails is kept as fetched, with a warning.
- * `engine` says which one produced the page.
+ * `engine` says which one produced the page. With a `profile`, the page starts from the team's
+ * saved cookies and local storage; with `saveChanges` the profile is locked for the render (a
+ * second writer gets 409) and what the page left is saved back.
  */
 import { Clock, Effect, Option, Redacted } from "effect"
 import type { GleanerConfig } from "../config.js"
-import { ScrapeLockdownCacheMissError, ScrapeNoCachedDataError } from "../errors.js"
+import { ConflictError, ScrapeLockdownCacheMissError, ScrapeNoCachedDataError } from "../errors.js"
+import { uuidv7 } from "../ids.js"
 import type { ActionResults, BrowserFile, BrowserService } from "../ports/browser.js"
 import type { Fetcher } from "../ports/fetcher.js"
 import { decodeBody } from "../transform/charset.js"
@@ -102,7 +105,7 @@ export const obtainPage = ({ browser, config, fetcher, store }: ObtainDeps) => E
   // nothing to look at: images, fonts and media stay unloaded
   const looksAtPage = plan.screenshot !== undefined || plan.actions.some((a) => a.type === "screenshot" || a.type === "pdf")
   const locale = plan.languages[0]
-  const render = (startedAt: number) =>
+  const render = (startedAt: number, profile?: { readonly storageState: string | undefined; readonly keep: boolean }) =>
     Effect.gen(function*() {
       if (browser === undefined) return yield* Effect.dieMessage("render without a browser")
       const elapsed = (yield* Clock.currentTimeMillis) - startedAt
@@ -118,7 +121,9 @@ export const obtainPage = ({ browser, config, fetcher, store }: ObtainDeps) => E
         blockHeavyMedia: !looksAtPage,
         skipTlsVerification: plan.skipTlsVerification,
         ...(plan.actions.length > 0 ? { actions: plan.actions } : {}),
-        ...(plan.screenshot === undefined ? {} : { screenshot: plan.screenshot })
+        ...(plan.screenshot === undefined ? {} : { screenshot: plan.screenshot }),
+        ...(profile?.storageState === undefined ? {} : { storageState: profile.storageState }),
+        ...(profile?.keep === true ? { keepStorageState: true } : {})
       })
       return {
         page: {
@@ -128,12 +133,39 @@ export const obtainPage = ({ browser, config, fetcher, store }: ObtainDeps) => E
           body: new TextEncoder().encode(rendered.html)
         } satisfies FetchedPage,
         ...(rendered.screenshot === undefined ? {} : { screenshot: rendered.screenshot }),
-        ...(rendered.actions === undefined ? {} : { actions: rendered.actions })
+        ...(rendered.actions === undefined ? {} : { actions: rendered.actions }),
+        storageState: rendered.storageState
       }
     })
 
+  /** A render from the team's profile; with saveChanges under its write lock, saving what the page left. */
+  const renderWithProfile = (profile: NonNullable<ScrapePlan["profile"]>) =>
+    Effect.gen(function*() {
+      const saved = yield* store.browserProfiles.get(teamId, profile.name)
+      const storageState = Option.getOrUndefined(Option.map(saved, (s) => s.state))
+      if (!profile.saveChanges) return yield* render(now, { storageState, keep: false })
+      const holder = yield* uuidv7
+      // the lock outlives the render's deadline a little; a crashed writer's lock expires
+      const locked = yield* store.browserProfiles.lock(teamId, profile.name, holder, now, now + plan.timeoutMs + 30_000)
+      if (!locked) {
+        return yield* new ConflictError({
+          message: `Profile "${profile.name}" is being written by another scrape or browser session. ` +
+            "Try again when it is done, or send saveChanges: false to use it without writing."
+        })
+      }
+      const rendered = yield* render(now, { storageState, keep: true }).pipe(
+        Effect.onError(() => store.browserProfiles.unlock(teamId, profile.name, holder))
+      )
+      if (rendered.storageState !== undefined) {
+        yield* store.browserProfiles.save(teamId, profile.name, holder, rendered.storageState, yield* Clock.currentTimeMillis)
+      } else {
+        yield* store.browserProfiles.unlock(teamId, profile.name, holder)
+      }
+      return rendered
+    })
+
   if (mustRender) {
-    const rendered = yield* render(now)
+    const { storageState: _state, ...rendered } = plan.profile === undefined ? yield* render(now) : yield* renderWithProfile(plan.profile)
     const made: ObtainedPage = { ...rendered, cacheState: "miss", fetchedAt: yield* Clock.currentTimeMillis, proxyUsed: "basic", engine: "browser", warnings: [] }
     return made
   }

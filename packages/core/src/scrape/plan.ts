@@ -44,6 +44,8 @@ export interface ScrapePlan {
   readonly actions: ReadonlyArray<Action>
   /** The screenshot format, when asked for. */
   readonly screenshot: ScreenshotRequest | undefined
+  /** The team's named browser state to start from, and whether to save it back afterwards. */
+  readonly profile: { readonly name: string; readonly saveChanges: boolean } | undefined
   readonly mobile: boolean
   readonly headers: Readonly<Record<string, string>>
   readonly languages: ReadonlyArray<string>
@@ -77,10 +79,11 @@ const refuseFormats = (
   request: ScrapeRequest,
   context: PlanContext
 ): BadRequestError | ScrapeActionsNotSupportedError | undefined => {
-  if (request.profile !== undefined) {
-    return new ScrapeActionsNotSupportedError({ message: "Browser profiles are not supported yet. Leave out profile to scrape with a fresh browser." })
-  }
-  const needs = [...(types.includes("screenshot") ? ["the screenshot format"] : []), ...(request.actions?.length ? ["actions"] : [])]
+  const needs = [
+    ...(types.includes("screenshot") ? ["the screenshot format"] : []),
+    ...(request.actions?.length ? ["actions"] : []),
+    ...(request.profile === undefined ? [] : ["profile"])
+  ]
   if (needs.length > 0 && (request.lockdown === true || request.minAge !== undefined)) {
     return new BadRequestError({ message: `${needs.join(" and ")} need${needs.length === 1 ? "s" : ""} the live page, so they cannot be combined with ${request.lockdown === true ? "lockdown" : "minAge"} (cache only).` })
   }
@@ -133,9 +136,9 @@ const screenshotOf = (formats: ReadonlyArray<Format>): ScreenshotRequest | undef
   }
 }
 
-/** The request needs a browser: actions or a screenshot (waitFor and JavaScript shells prefer one). */
-export const needsBrowser = (plan: Pick<ScrapePlan, "actions" | "screenshot">): boolean =>
-  plan.actions.length > 0 || plan.screenshot !== undefined
+/** The request needs a browser: actions, a screenshot or a profile (waitFor and JavaScript shells prefer one). */
+export const needsBrowser = (plan: Pick<ScrapePlan, "actions" | "screenshot" | "profile">): boolean =>
+  plan.actions.length > 0 || plan.screenshot !== undefined || plan.profile !== undefined
 
 const piiOf = (request: ScrapeRequest): ScrapePlan["redactPii"] => {
   const r = request.redactPII
@@ -205,6 +208,7 @@ export const planScrape = (
       waitForMs: request.waitFor ?? 0,
       actions: request.actions ?? [],
       screenshot: screenshotOf(formats),
+      profile: request.profile === undefined ? undefined : { name: request.profile.name, saveChanges: request.profile.saveChanges ?? true },
       mobile: request.mobile ?? false,
       headers: request.headers ?? {},
       languages: request.location?.languages ?? languagesOfCountry(request.location?.country),

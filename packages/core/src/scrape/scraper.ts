@@ -19,6 +19,7 @@ import { BlobStore } from "../ports/blob-store.js"
 import { type FileLinker, makeFileLinker } from "../files/file-links.js"
 import { Store } from "../ports/store.js"
 import { Document } from "../schema/document.js"
+import { ScrapeReplay } from "../schema/scrape-interact.js"
 import type { ScrapeRequest } from "../schema/scrape-options.js"
 import { compareSnapshots } from "../transform/formats/change-tracking.js"
 import { checkThreatProtection } from "../transform/formats/threat-protection.js"
@@ -43,6 +44,16 @@ export interface ScrapeBilling {
 /** The enterprise switches a request uses; its team's plan must allow each. */
 const encodeDocument = Schema.encodeSync(Schema.parseJson(Document))
 const decodeDocument = Schema.decodeUnknown(Schema.parseJson(Document))
+/** What scrape-interact replays to re-open the page: the plan's URL (redirects and actions replay too). */
+const encodeReplay = (plan: ScrapePlan): string =>
+  Schema.encodeSync(Schema.parseJson(ScrapeReplay))({
+    url: plan.url.href,
+    waitForMs: plan.waitForMs,
+    actions: plan.actions,
+    mobile: plan.mobile,
+    headers: plan.headers,
+    timeoutMs: plan.timeoutMs
+  })
 
 const checkThreats = (plan: ScrapePlan, url: string) => {
   if (plan.threatProtection === undefined) return Effect.void
@@ -188,6 +199,7 @@ export class Scraper extends Effect.Service<Scraper>()("@gleaner/core/Scraper", 
           sourceUrl: plan.sourceUrl,
           document: encodeDocument(document),
           auditMetadata: plan.auditMetadata === undefined ? null : JSON.stringify(plan.auditMetadata),
+          replay: encodeReplay(plan),
           createdAt: now,
           expiresAt: now + config.retentionDays * 86_400_000
         })
