@@ -16,6 +16,7 @@ import { startGuardProxy } from "./guard-proxy.js"
 import { openInSession } from "./session-open.js"
 import { currentPage, runInPage } from "./session-page.js"
 import { startSessionProcess } from "./session-process.js"
+import { loadSessionState, saveSessionState } from "./session-state.js"
 
 export interface SessionBrowserOptions {
   readonly executablePath: string
@@ -67,6 +68,8 @@ export const makeSessionBrowser = (options: SessionBrowserOptions): Effect.Effec
         screenshot: drive("The session's page could not be captured", async () =>
           (await currentPage(browser)).screenshot({ type: "jpeg", quality: 60, timeout: 5_000 })),
         click: (x, y) => drive("The session's page could not be clicked", async () => (await currentPage(browser)).mouse.click(x, y)),
+        loadState: (state) => loadSessionState(browser, state),
+        saveState: saveSessionState(browser),
         exited: Effect.promise(() => process.exited),
         close: Effect.promise(close)
       }

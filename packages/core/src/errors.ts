@@ -247,6 +247,8 @@ export const messages = {
   insufficientCredits:
     "Insufficient credits to perform this request. For more credits, you can upgrade your plan at https://firecrawl.dev/pricing or try changing the request limit to a lower value.",
   invalidJobId: "Invalid job ID format. Job ID must be a valid UUID.",
+  profileBusy: (name: string) =>
+    `Profile "${name}" is being written by another scrape or browser session. Try again when it is done, or send saveChanges: false to use it without writing.`,
   jobNotFound: "Job not found",
   routeNotFound: "Not found",
   tokenUsageNotFound: "Could not find token usage information",

@@ -7,19 +7,13 @@
  * carries cookies and local storage from one scrape to the next, one writer at a time. Without
  * Chromium the file skips loudly (fails with CI=true).
  */
-import { createServer, type Server } from "node:http"
-import { afterAll, assert, beforeAll, it as plainIt, layer } from "@effect/vitest"
-import Firecrawl from "@mendable/firecrawl-js"
-import { findChromium, PlaywrightBrowser } from "@gleaner/browser-playwright"
-import { BlobStores, DocumentActions, GleanerConfig } from "@gleaner/core"
-import { Effect, Either, Layer, Option, Schema } from "effect"
-import { appWithWorkersLayer, BootstrapKey, bootstrapKey, baseUrl, call } from "./support.js"
+import { assert, layer } from "@effect/vitest"
+import { DocumentActions } from "@gleaner/core"
+import { Effect, Schema } from "effect"
+import { browserServer, chromiumFor, htmlPages, sdk, sdkError, servePages } from "./browser-support.js"
+import { BootstrapKey, baseUrl, call } from "./support.js"
 
-const found = Effect.runSync(Effect.either(findChromium(process.env)))
-const hasChromium = Either.isRight(found) && Option.isSome(found.right)
-if (!hasChromium && process.env["CI"] !== "true") {
-  console.warn("\n[http] SKIPPING browser-actions.sdk.test.ts: no Chromium (apt-get install -y chromium-headless-shell)\n")
-}
+const hasChromium = chromiumFor("browser-actions.sdk.test.ts")
 
 const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`
 const text = "A paragraph with enough words in it to count as the main content of an ordinary page. "
@@ -38,34 +32,13 @@ const pages: Record<string, (url: URL) => string> = {
   "/greet": (url) => page("Thanks", `<main><h1>Hello, ${(url.searchParams.get("name") ?? "").replace(/</g, "&lt;")}</h1><p>${text}</p></main>`)
 }
 
-let server: Server
-let origin = ""
 let visitRequests = 0
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://x")
-    if (url.pathname === "/visit") visitRequests += 1
-    const body = pages[url.pathname]?.(url)
-    res.writeHead(body === undefined ? 404 : 200, { "content-type": "text/html; charset=utf-8" })
-    res.end(body ?? "not found")
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const address = server.address()
-  origin = typeof address === "object" && address !== null ? `http://127.0.0.1:${address.port}` : ""
+const pageHandler = htmlPages(pages)
+const site = servePages((request, response) => {
+  if (request.url === "/visit") visitRequests += 1
+  pageHandler(request, response)
 })
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
-
-const settings = { allowedNetworks: ["127.0.0.0/8"] }
-const env = bootstrapKey.pipe(
-  Layer.provideMerge(appWithWorkersLayer(settings)),
-  Layer.provideMerge(BlobStores.memory()),
-  Layer.provideMerge(PlaywrightBrowser.layerConfig().pipe(Layer.provide(GleanerConfig.layer(settings)), Layer.orDie))
-)
-
-const sdk = Effect.gen(function*() {
-  const { key } = yield* BootstrapKey
-  return new Firecrawl({ apiKey: key, apiUrl: yield* baseUrl })
-})
+const env = browserServer()
 
 /** Fetches a URL the server returned, with no API key, as a user's browser would. */
 const download = (url: string) =>
@@ -76,21 +49,12 @@ const download = (url: string) =>
 
 const pngHeight = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset).getUint32(20)
 
-const sdkError = (promise: Promise<unknown>) =>
-  Effect.promise(() => promise.then(() => ({ status: 0, code: "", message: "no error" }), (e: { status: number; code: string; message: string }) => e))
-
-if (!hasChromium && process.env["CI"] === "true") {
-  plainIt("browser-actions.sdk.test.ts: Chromium is required on CI", () => {
-    throw new Error("CI=true but no Chromium was found")
-  })
-}
-
 layer(env, { excludeTestServices: true, timeout: 60_000 })("screenshots and actions, through the official SDK", (it) => {
   it.effect.skipIf(!hasChromium)("a full-page screenshot is a PNG served at an unguessable URL on the server; quality makes a JPEG", () =>
     Effect.gen(function*() {
       const firecrawl = yield* sdk
       const base = yield* baseUrl
-      const doc = yield* Effect.promise(() => firecrawl.scrape(`${origin}/tall`, { formats: ["markdown", { type: "screenshot", fullPage: true }] }))
+      const doc = yield* Effect.promise(() => firecrawl.scrape(`${site.origin}/tall`, { formats: ["markdown", { type: "screenshot", fullPage: true }] }))
       assert.include(doc.markdown ?? "", "# A tall page")
       assert.strictEqual(doc.metadata?.["engine"], "browser")
       const url = doc.screenshot ?? ""
@@ -99,7 +63,7 @@ layer(env, { excludeTestServices: true, timeout: 60_000 })("screenshots and acti
       assert.deepStrictEqual([png.status, png.type], [200, "image/png"])
       assert.isAtLeast(pngHeight(png.bytes), 2600)
 
-      const jpeg = yield* Effect.promise(() => firecrawl.scrape(`${origin}/tall`, { formats: [{ type: "screenshot", quality: 60 }] }))
+      const jpeg = yield* Effect.promise(() => firecrawl.scrape(`${site.origin}/tall`, { formats: [{ type: "screenshot", quality: 60 }] }))
       const image = yield* download(jpeg.screenshot ?? "")
       assert.deepStrictEqual([image.status, image.type, image.bytes[0], image.bytes[1]], [200, "image/jpeg", 0xff, 0xd8])
 
@@ -113,7 +77,7 @@ layer(env, { excludeTestServices: true, timeout: 60_000 })("screenshots and acti
     Effect.gen(function*() {
       const firecrawl = yield* sdk
       const doc = yield* Effect.promise(() =>
-        firecrawl.scrape(`${origin}/form`, {
+        firecrawl.scrape(`${site.origin}/form`, {
           formats: ["markdown"],
           actions: [
             { type: "click", selector: "#name" },
@@ -126,7 +90,7 @@ layer(env, { excludeTestServices: true, timeout: 60_000 })("screenshots and acti
           ]
         }))
       assert.include(doc.markdown ?? "", "# Hello, Grace Hopper")
-      assert.strictEqual(doc.metadata?.url, `${origin}/greet?name=Grace+Hopper`)
+      assert.strictEqual(doc.metadata?.url, `${site.origin}/greet?name=Grace+Hopper`)
       const actions = Schema.decodeUnknownSync(DocumentActions)(doc.actions)
       assert.deepStrictEqual(actions.javascriptReturns, [{ type: "string", value: "/greet" }])
       const [shot] = actions.screenshots
@@ -139,16 +103,16 @@ layer(env, { excludeTestServices: true, timeout: 60_000 })("screenshots and acti
   it.effect.skipIf(!hasChromium)("a failing action is SCRAPE_ACTION_ERROR naming the action; bad action lists are 400", () =>
     Effect.gen(function*() {
       const firecrawl = yield* sdk
-      const failed = yield* sdkError(firecrawl.scrape(`${origin}/form`, {
+      const failed = yield* sdkError(firecrawl.scrape(`${site.origin}/form`, {
         timeout: 4000,
         actions: [{ type: "click", selector: "#name" }, { type: "click", selector: "#missing-button" }]
       }))
       assert.deepStrictEqual([failed.status, failed.code], [500, "SCRAPE_ACTION_ERROR"])
       assert.include(failed.message, `Action 2 (click "#missing-button") failed`)
       const { key } = yield* BootstrapKey
-      const tooMany = yield* call("POST", "/v2/scrape", { key, json: { url: `${origin}/form`, actions: Array.from({ length: 51 }, () => ({ type: "scrape" })) } })
+      const tooMany = yield* call("POST", "/v2/scrape", { key, json: { url: `${site.origin}/form`, actions: Array.from({ length: 51 }, () => ({ type: "scrape" })) } })
       assert.strictEqual(tooMany.status, 400)
-      const lockdown = yield* call("POST", "/v2/scrape", { key, json: { url: `${origin}/form`, lockdown: true, formats: ["screenshot"] } })
+      const lockdown = yield* call("POST", "/v2/scrape", { key, json: { url: `${site.origin}/form`, lockdown: true, formats: ["screenshot"] } })
       assert.strictEqual(lockdown.status, 400)
       assert.include(JSON.stringify(lockdown.body), "cannot be combined with lockdown")
     }))
@@ -158,7 +122,7 @@ layer(env, { excludeTestServices: true, timeout: 60_000 })("screenshots and acti
       const firecrawl = yield* sdk
       // waitFor: rendered in the browser with or without a profile
       const visit = (profile?: { name: string; saveChanges?: boolean }, waitFor = 1) =>
-        Effect.promise(() => firecrawl.scrape(`${origin}/visit`, { formats: ["markdown"], waitFor, maxAge: 0, ...(profile === undefined ? {} : { profile }) }))
+        Effect.promise(() => firecrawl.scrape(`${site.origin}/visit`, { formats: ["markdown"], waitFor, maxAge: 0, ...(profile === undefined ? {} : { profile }) }))
       assert.include((yield* visit({ name: "shopper" })).markdown ?? "", "# First visit")
       assert.include((yield* visit({ name: "shopper" })).markdown ?? "", "# Welcome back, visit 2")
       // read without writing: the next writer still sees visit 2 as the last saved
@@ -174,7 +138,7 @@ layer(env, { excludeTestServices: true, timeout: 60_000 })("screenshots and acti
         // once the first writer's browser is on the page, it holds the profile
         Effect.zipRight(
           Effect.repeat(Effect.sleep("20 millis"), { until: () => visitRequests > pageRequests }),
-          Effect.suspend(() => sdkError(firecrawl.scrape(`${origin}/visit`, { formats: ["markdown"], profile: { name: "busy" } })))
+          Effect.suspend(() => sdkError(firecrawl.scrape(`${site.origin}/visit`, { formats: ["markdown"], profile: { name: "busy" } })))
         )
       ], { concurrency: 2 })
       assert.include(slow.markdown ?? "", "# First visit")
@@ -186,7 +150,7 @@ layer(env, { excludeTestServices: true, timeout: 60_000 })("screenshots and acti
     Effect.gen(function*() {
       const firecrawl = yield* sdk
       const base = yield* baseUrl
-      const job = yield* Effect.promise(() => firecrawl.batchScrape([`${origin}/tall`, `${origin}/form`], { options: { formats: ["screenshot"] }, pollInterval: 1 }))
+      const job = yield* Effect.promise(() => firecrawl.batchScrape([`${site.origin}/tall`, `${site.origin}/form`], { options: { formats: ["screenshot"] }, pollInterval: 1 }))
       assert.strictEqual(job.status, "completed")
       assert.strictEqual(job.data.length, 2)
       for (const doc of job.data) {

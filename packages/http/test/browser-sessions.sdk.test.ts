@@ -4,57 +4,34 @@
  * browser with playwright-core over the session's `cdpUrl`, delete and bill; expiry after
  * `activityTtl` kills the Chromium; the DevTools WebSocket refuses a request without key or
  * token; python is refused; another team's session is not found; a dead process's session is
- * billed once. Without Chromium the file skips loudly (fails with CI=true).
+ * billed once; a profile carries cookies and local storage from one session to the next, one
+ * writer at a time. Without Chromium the file skips loudly (fails with CI=true).
  */
 import { existsSync } from "node:fs"
-import { createServer, type Server } from "node:http"
 import { connect } from "node:net"
-import { afterAll, assert, beforeAll, it as plainIt, layer } from "@effect/vitest"
-import Firecrawl from "@mendable/firecrawl-js"
-import { NodeHttpServer } from "@effect/platform-node"
-import { findChromium, PlaywrightSessions } from "@gleaner/browser-playwright"
-import { Accounts, BrowserSessions, EngineLive, GleanerConfig, Store } from "@gleaner/core"
-import { HttpAppLive } from "@gleaner/http"
-import { UndiciFetcher } from "@gleaner/fetch-undici"
-import { SqliteStore } from "@gleaner/store-sql"
-import { Effect, Either, Layer, Option } from "effect"
+import { assert, layer } from "@effect/vitest"
+import { Accounts, BrowserSessions, Store } from "@gleaner/core"
+import { Effect, Option } from "effect"
 import { chromium } from "playwright-core"
-import { BootstrapKey, bootstrapKey, baseUrl, call, QuietLogs } from "./support.js"
+import { browserServer, chromiumFor, sdk, servePages } from "./browser-support.js"
+import { BootstrapKey, call, envelope } from "./support.js"
 
-const found = Effect.runSync(Effect.either(findChromium(process.env)))
-const hasChromium = Either.isRight(found) && Option.isSome(found.right)
-if (!hasChromium && process.env["CI"] !== "true") {
-  console.warn("\n[http] SKIPPING browser-sessions.sdk.test.ts: no Chromium (apt-get install -y chromium-headless-shell)\n")
-}
+const hasChromium = chromiumFor("browser-sessions.sdk.test.ts")
 
-let site: Server
-let origin = ""
-beforeAll(async () => {
-  site = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-    res.end("<!doctype html><html><head><title>Fixture garden</title></head><body><h1>Roses</h1></body></html>")
-  })
-  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve))
-  const address = site.address()
-  origin = typeof address === "object" && address !== null ? `http://127.0.0.1:${address.port}` : ""
+const site = servePages((req, res) => {
+  res.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+  if (req.url === "/visit") {
+    // remembers a visitor by cookie and counts visits in local storage
+    return void res.end(`<!doctype html><html><head><title>Visit</title></head><body><h1 id="h">?</h1><script>
+      const visits = Number(localStorage.getItem("visits") || "0") + 1
+      document.getElementById("h").textContent = (document.cookie.includes("seen=yes") ? "Welcome back, visit " : "First visit ") + visits
+      document.cookie = "seen=yes; max-age=3600; path=/"
+      localStorage.setItem("visits", String(visits))
+    </script></body></html>`)
+  }
+  res.end("<!doctype html><html><head><title>Fixture garden</title></head><body><h1>Roses</h1></body></html>")
 })
-afterAll(() => new Promise<void>((resolve) => site.close(() => resolve())))
-
-const settings = { allowedNetworks: ["127.0.0.0/8"] }
-const engine = EngineLive.pipe(
-  Layer.provideMerge(PlaywrightSessions.layerConfig().pipe(Layer.orDie)),
-  Layer.provideMerge(SqliteStore.layer({ filename: ":memory:" })),
-  Layer.provideMerge(UndiciFetcher.layer),
-  Layer.provideMerge(GleanerConfig.layer(settings))
-)
-const env = bootstrapKey.pipe(
-  Layer.provideMerge(HttpAppLive.pipe(Layer.provideMerge(NodeHttpServer.layerTest), Layer.provideMerge(engine), Layer.provide(QuietLogs)))
-)
-
-const sdk = Effect.gen(function*() {
-  const { key } = yield* BootstrapKey
-  return new Firecrawl({ apiKey: key, apiUrl: yield* baseUrl })
-})
+const env = browserServer()
 
 /** True once /proc has no entry for the process (it exited and was reaped). */
 const goneWithin = (pid: number, ms: number) =>
@@ -87,11 +64,6 @@ const upgradeStatus = (url: string, headers: Record<string, string> = {}) =>
       socket.once("close", () => resolve(0))
     }))
 
-if (!hasChromium && process.env["CI"] === "true") {
-  plainIt("browser-sessions.sdk.test.ts: Chromium is required on CI", () => {
-    throw new Error("CI=true but no Chromium was found")
-  })
-}
 
 layer(env, { excludeTestServices: true, timeout: 60_000 })("browser sessions through the official SDK", (it) => {
   it.effect.skipIf(!hasChromium)("create, list, execute, drive over cdpUrl, delete and bill", () =>
@@ -122,7 +94,7 @@ layer(env, { excludeTestServices: true, timeout: 60_000 })("browser sessions thr
       const context = browser.contexts()[0]
       assert.isDefined(context)
       const page = yield* Effect.promise(() => context!.newPage())
-      yield* Effect.promise(() => page.goto(`${origin}/garden`))
+      yield* Effect.promise(() => page.goto(`${site.origin}/garden`))
       assert.strictEqual(yield* Effect.promise(() => page.title()), "Fixture garden")
       const inPage = yield* Effect.promise(() => firecrawl.browserExecute(id, { code: "return document.querySelector('h1').textContent", language: "node" }))
       assert.strictEqual(inPage.result, "Roses")
@@ -173,6 +145,42 @@ layer(env, { excludeTestServices: true, timeout: 60_000 })("browser sessions thr
       const foreignDelete = yield* call("DELETE", `/v2/browser/${id}`, { key: other.key })
       assert.strictEqual(foreignDelete.status, 404)
       assert.strictEqual((yield* call("DELETE", `/v2/browser/${id}`, { key })).status, 200)
+    }))
+
+  it.effect.skipIf(!hasChromium)("a profile carries cookies and local storage from one session to the next; one writer at a time", () =>
+    Effect.gen(function*() {
+      const firecrawl = yield* sdk
+      const { key } = yield* BootstrapKey
+      /** Opens /visit in the session over its cdpUrl and reads the greeting. */
+      const visit = (cdpUrl: string) =>
+        Effect.promise(async () => {
+          const browser = await chromium.connectOverCDP(cdpUrl)
+          try {
+            const context = browser.contexts()[0] ?? await browser.newContext()
+            const page = await context.newPage()
+            await page.goto(`${site.origin}/visit`)
+            return await page.textContent("#h")
+          } finally {
+            await browser.close()
+          }
+        })
+      const first = yield* Effect.promise(() => firecrawl.browser({ profile: { name: "garden" } }))
+      assert.strictEqual(yield* visit(first.cdpUrl ?? ""), "First visit 1")
+      // while the first session may write it, nobody else may
+      const second = yield* call("POST", "/v2/browser", { key, json: { profile: { name: "garden" } } })
+      assert.strictEqual(second.status, 409)
+      assert.include(envelope(second).error, "Profile \"garden\" is being written")
+      const reader = yield* Effect.promise(() => firecrawl.browser({ profile: { name: "garden", saveChanges: false } }))
+      assert.strictEqual(yield* visit(reader.cdpUrl ?? ""), "First visit 1")
+      yield* Effect.promise(() => firecrawl.deleteBrowser(reader.id ?? ""))
+      // ending the session saves its cookies and local storage into the profile
+      yield* Effect.promise(() => firecrawl.deleteBrowser(first.id ?? ""))
+      const again = yield* Effect.promise(() => firecrawl.browser({ profile: { name: "garden" } }))
+      assert.strictEqual(yield* visit(again.cdpUrl ?? ""), "Welcome back, visit 2")
+      yield* Effect.promise(() => firecrawl.deleteBrowser(again.id ?? ""))
+      // a scrape with the same profile starts where the sessions left it
+      const scraped = yield* Effect.promise(() => firecrawl.scrape(`${site.origin}/visit`, { formats: ["markdown"], profile: { name: "garden", saveChanges: false } }))
+      assert.include(scraped.markdown ?? "", "Welcome back, visit 3")
     }))
 
   it.effect.skipIf(!hasChromium)("after activityTtl without activity the Chromium is killed and the session billed", () =>

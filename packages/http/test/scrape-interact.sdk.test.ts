@@ -7,23 +7,13 @@
  * session behind; unknown, malformed, prompt-only, python and zero-data-retention requests are
  * refused. Without Chromium the file skips loudly (fails with CI=true).
  */
-import { createServer, type Server } from "node:http"
-import { afterAll, assert, beforeAll, it as plainIt, layer } from "@effect/vitest"
-import Firecrawl from "@mendable/firecrawl-js"
-import { NodeHttpServer } from "@effect/platform-node"
-import { findChromium, PlaywrightBrowser, PlaywrightSessions } from "@gleaner/browser-playwright"
-import { EngineLive, GleanerConfig, Store } from "@gleaner/core"
-import { HttpAppLive } from "@gleaner/http"
-import { UndiciFetcher } from "@gleaner/fetch-undici"
-import { SqliteStore } from "@gleaner/store-sql"
-import { Effect, Either, Layer, Option, Schema } from "effect"
-import { BootstrapKey, bootstrapKey, baseUrl, call, QuietLogs } from "./support.js"
+import { assert, layer } from "@effect/vitest"
+import { Store } from "@gleaner/core"
+import { Effect, Schema } from "effect"
+import { browserServer, chromiumFor, sdk, sdkError, servePages } from "./browser-support.js"
+import { BootstrapKey, call } from "./support.js"
 
-const found = Effect.runSync(Effect.either(findChromium(process.env)))
-const hasChromium = Either.isRight(found) && Option.isSome(found.right)
-if (!hasChromium && process.env["CI"] !== "true") {
-  console.warn("\n[http] SKIPPING scrape-interact.sdk.test.ts: no Chromium (apt-get install -y chromium-headless-shell)\n")
-}
+const hasChromium = chromiumFor("scrape-interact.sdk.test.ts")
 
 const counter = `<!doctype html><html><head><title>Counter</title></head><body><main>
 <h1 id="count">0</h1><p>Each click on the button adds one to the count shown above.</p>
@@ -31,52 +21,21 @@ const counter = `<!doctype html><html><head><title>Counter</title></head><body><
 </main></body></html>`
 
 let visits = 0
-let site: Server
-let origin = ""
-beforeAll(async () => {
-  site = createServer((req, res) => {
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-    if (req.url === "/visits") {
-      visits += 1
-      return res.end(`<!doctype html><html><head><title>Visits</title><script>window.visit = ${visits}</script></head><body><h1>Visit ${visits}</h1></body></html>`)
-    }
-    res.end(counter)
-  })
-  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve))
-  const address = site.address()
-  origin = typeof address === "object" && address !== null ? `http://127.0.0.1:${address.port}` : ""
+const site = servePages((req, res) => {
+  res.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+  if (req.url === "/visits") {
+    visits += 1
+    return res.end(`<!doctype html><html><head><title>Visits</title><script>window.visit = ${visits}</script></head><body><h1>Visit ${visits}</h1></body></html>`)
+  }
+  res.end(counter)
 })
-afterAll(() => new Promise<void>((resolve) => site.close(() => resolve())))
-
-const settings = { allowedNetworks: ["127.0.0.0/8"] }
-const engine = EngineLive.pipe(
-  Layer.provideMerge(PlaywrightBrowser.layerConfig().pipe(Layer.orDie)),
-  Layer.provideMerge(PlaywrightSessions.layerConfig().pipe(Layer.orDie)),
-  Layer.provideMerge(SqliteStore.layer({ filename: ":memory:" })),
-  Layer.provideMerge(UndiciFetcher.layer),
-  Layer.provideMerge(GleanerConfig.layer(settings))
-)
-const env = bootstrapKey.pipe(
-  Layer.provideMerge(HttpAppLive.pipe(Layer.provideMerge(NodeHttpServer.layerTest), Layer.provideMerge(engine), Layer.provide(QuietLogs)))
-)
-
-const sdk = Effect.gen(function*() {
-  const { key } = yield* BootstrapKey
-  return new Firecrawl({ apiKey: key, apiUrl: yield* baseUrl })
-})
+const env = browserServer()
 
 /** Fields the SDK returns but does not type (it types interact's reply as browserExecute's). */
 const decodeSessionId = Schema.decodeUnknownSync(Schema.Struct({ sessionId: Schema.String }))
 const decodeStopped = Schema.decodeUnknownSync(Schema.Struct({ success: Schema.Boolean, creditsBilled: Schema.Number, cleanupQueued: Schema.Boolean }))
 
-const sdkError = (promise: Promise<unknown>) =>
-  Effect.promise(() => promise.then(() => ({ status: 0, code: "", message: "no error" }), (e: { status: number; code: string; message: string }) => e))
 
-if (!hasChromium && process.env["CI"] === "true") {
-  plainIt("scrape-interact.sdk.test.ts: Chromium is required on CI", () => {
-    throw new Error("CI=true but no Chromium was found")
-  })
-}
 
 layer(env, { excludeTestServices: true, timeout: 60_000 })("scrape-interact through the official SDK", (it) => {
   it.effect.skipIf(!hasChromium)("interact replays the scrape's actions, reuses its session, and stopInteraction bills it", () =>
@@ -84,7 +43,7 @@ layer(env, { excludeTestServices: true, timeout: 60_000 })("scrape-interact thro
       const firecrawl = yield* sdk
       const { teamId } = yield* BootstrapKey
       const clicks = [1, 2, 3].map(() => ({ type: "click" as const, selector: "#inc" }))
-      const doc = yield* Effect.promise(() => firecrawl.scrape(`${origin}/counter`, { formats: ["markdown"], actions: clicks }))
+      const doc = yield* Effect.promise(() => firecrawl.scrape(`${site.origin}/counter`, { formats: ["markdown"], actions: clicks }))
       assert.match(doc.markdown ?? "", /^# 3$/m)
       const scrapeId = doc.metadata?.scrapeId ?? ""
 
@@ -126,7 +85,7 @@ layer(env, { excludeTestServices: true, timeout: 60_000 })("scrape-interact thro
       const firecrawl = yield* sdk
       const { teamId } = yield* BootstrapKey
       const script = "if (window.visit > 1) throw new Error('not the first visit'); return window.visit"
-      const doc = yield* Effect.promise(() => firecrawl.scrape(`${origin}/visits`, { formats: ["markdown"], actions: [{ type: "executeJavascript", script }] }))
+      const doc = yield* Effect.promise(() => firecrawl.scrape(`${site.origin}/visits`, { formats: ["markdown"], actions: [{ type: "executeJavascript", script }] }))
       const failed = yield* sdkError(firecrawl.interact(doc.metadata?.scrapeId ?? "", { code: "return 1", language: "node" }))
       assert.deepStrictEqual([failed.status, failed.code], [500, "SCRAPE_ACTION_ERROR"])
       assert.include(failed.message, "Action 1 (executeJavascript")
@@ -141,7 +100,7 @@ layer(env, { excludeTestServices: true, timeout: 60_000 })("scrape-interact thro
     Effect.gen(function*() {
       const firecrawl = yield* sdk
       const { key } = yield* BootstrapKey
-      const doc = yield* Effect.promise(() => firecrawl.scrape(`${origin}/counter`, { formats: ["markdown"] }))
+      const doc = yield* Effect.promise(() => firecrawl.scrape(`${site.origin}/counter`, { formats: ["markdown"] }))
       const scrapeId = doc.metadata?.scrapeId ?? ""
       const unknown = yield* sdkError(firecrawl.interact("0190a000-0000-7000-8000-000000000000", { code: "return 1", language: "node" }))
       assert.deepStrictEqual([unknown.status, unknown.message], [404, "Job not found"])
@@ -158,7 +117,7 @@ layer(env, { excludeTestServices: true, timeout: 60_000 })("scrape-interact thro
       const none = yield* call("DELETE", `/v2/scrape/${scrapeId}/interact`, { key })
       assert.strictEqual(none.status, 404)
       // zero data retention: the scrape was never stored
-      const zdr = yield* call("POST", "/v2/scrape", { key, json: { url: `${origin}/counter`, formats: ["markdown"], zeroDataRetention: true } })
+      const zdr = yield* call("POST", "/v2/scrape", { key, json: { url: `${site.origin}/counter`, formats: ["markdown"], zeroDataRetention: true } })
       const zdrId = Schema.decodeUnknownSync(Schema.Struct({ data: Schema.Struct({ metadata: Schema.Struct({ scrapeId: Schema.String }) }) }))(zdr.body).data.metadata.scrapeId
       const forgotten = yield* call("POST", `/v2/scrape/${zdrId}/interact`, { key, json: { code: "return 1" } })
       assert.deepStrictEqual([forgotten.status, forgotten.body], [404, { success: false, error: "Job not found", code: "NOT_FOUND" }])

@@ -26,6 +26,7 @@ import {
   type GleanerError,
   GoneError,
   InsufficientCreditsError,
+  messages,
   NotFoundError,
   RateLimitError,
   ServiceUnavailableError,
@@ -41,7 +42,6 @@ export const browserSessionMessages = {
   noChromium: "No Chromium found. Install one (apt-get install -y chromium-headless-shell) or set GLEANER_CHROMIUM_PATH.",
   notFound: "Browser session not found.",
   destroyed: "Browser session has been destroyed.",
-  profile: "Browser profiles (`profile`) are not supported yet. Leave it out to get a fresh, empty browser.",
   otherProcess: "This browser session is served by another Gleaner process; send the request to the server that created it.",
   noInteraction: (scrapeId: string) =>
     `No interactive browser session is live for scrape ${scrapeId}. POST /v2/scrape/${scrapeId}/interact opens one.`,
@@ -82,6 +82,8 @@ interface Live {
   readonly token: string
   /** `teamId/scrapeId` of the scrape the session serves (scrape-interact). */
   readonly scrapeKey: string | undefined
+  /** The profile the session started from; with saveChanges its write lock is held until the end. */
+  readonly profile: { readonly name: string; readonly saveChanges: boolean } | undefined
   readonly browser: LiveSessionBrowser
   lastActivityAt: number
   writtenActivityAt: number
@@ -162,6 +164,19 @@ export class BrowserSessions extends Effect.Service<BrowserSessions>()("@gleaner
         })
       })
 
+    /** Saves what the session's browser holds into its profile (while it still runs) and releases the lock. */
+    const saveProfile = (session: Live, reason: string) => {
+      const profile = session.profile
+      if (profile === undefined || !profile.saveChanges) return Effect.void
+      const { id, teamId } = session.record
+      const unlock = store.browserProfiles.unlock(teamId, profile.name, id)
+      if (reason === "crashed") return unlock
+      return session.browser.saveState.pipe(
+        Effect.flatMap((state) => Effect.flatMap(Clock.currentTimeMillis, (now) => store.browserProfiles.save(teamId, profile.name, id, state, now))),
+        Effect.catchAll((error) => Effect.zipRight(Effect.logWarning("Could not save a browser session's profile", error), unlock))
+      )
+    }
+
     /** Ends a live session once; later callers wait for the first one's figures. */
     const finish = (session: Live, reason: string): Effect.Effect<SessionEnding> =>
       Effect.uninterruptible(Effect.suspend(() => {
@@ -171,6 +186,7 @@ export class BrowserSessions extends Effect.Service<BrowserSessions>()("@gleaner
         if (session.scrapeKey !== undefined && byScrape.get(session.scrapeKey) === session) byScrape.delete(session.scrapeKey)
         return Effect.gen(function*() {
           const ending = yield* settle(session.record, yield* Clock.currentTimeMillis, reason)
+          yield* saveProfile(session, reason)
           yield* session.browser.close
           yield* Deferred.succeed(session.done, ending)
           return ending
@@ -214,7 +230,6 @@ export class BrowserSessions extends Effect.Service<BrowserSessions>()("@gleaner
 
     const refuseCreate = (auth: AuthContext, request: BrowserCreateRequest) =>
       Effect.gen(function*() {
-        if (request.profile !== undefined) return yield* new BadRequestError({ message: browserSessionMessages.profile })
         if (browser === undefined) return yield* new BadRequestError({ message: browserSessionMessages.noChromium })
         const required = browserSessionCredits(request.ttl * 1000)
         const { remainingCredits } = yield* billing.balance(auth.team.id)
@@ -252,11 +267,23 @@ export class BrowserSessions extends Effect.Service<BrowserSessions>()("@gleaner
       const sessions = yield* refuseCreate(auth, request)
       const id = yield* uuidv7
       const token = randomBytes(24).toString("base64url")
+      const profile = request.profile === undefined ? undefined : { name: request.profile.name, saveChanges: request.profile.saveChanges ?? true }
+      const saved = profile === undefined ? Option.none() : yield* store.browserProfiles.get(auth.team.id, profile.name)
+      if (profile?.saveChanges === true) {
+        const at = yield* Clock.currentTimeMillis
+        // held for the session's whole life (and a minute more, should this process die)
+        const locked = yield* store.browserProfiles.lock(auth.team.id, profile.name, id, at, at + request.ttl * 1000 + 60_000)
+        if (!locked) return yield* new ConflictError({ message: messages.profileBusy(profile.name) })
+      }
+      const releaseProfile = profile?.saveChanges === true ? store.browserProfiles.unlock(auth.team.id, profile.name, id) : Effect.void
       const handle = yield* Effect.acquireUseRelease(
         Effect.sync(() => { starting += 1 }),
         () => sessions.launch(id),
         () => Effect.sync(() => { starting -= 1 })
-      )
+      ).pipe(Effect.tapError(() => releaseProfile))
+      if (Option.isSome(saved)) {
+        yield* handle.loadState(saved.value.state).pipe(Effect.tapError(() => Effect.zipRight(handle.close, releaseProfile)))
+      }
       const now = yield* Clock.currentTimeMillis
       const record: BrowserSessionRecord = {
         id,
@@ -276,8 +303,8 @@ export class BrowserSessions extends Effect.Service<BrowserSessions>()("@gleaner
         creditsBilled: null,
         endReason: null
       }
-      yield* store.browserSessions.insert(record).pipe(Effect.onExit((exit) => exit._tag === "Failure" ? handle.close : Effect.void))
-      const session: Live = { record, token, scrapeKey, browser: handle, lastActivityAt: now, writtenActivityAt: now, ending: false, done: yield* Deferred.make<SessionEnding>() }
+      yield* store.browserSessions.insert(record).pipe(Effect.onExit((exit) => exit._tag === "Failure" ? Effect.zipRight(handle.close, releaseProfile) : Effect.void))
+      const session: Live = { record, token, scrapeKey, profile, browser: handle, lastActivityAt: now, writtenActivityAt: now, ending: false, done: yield* Deferred.make<SessionEnding>() }
       yield* register(session)
       yield* Effect.annotateLogs(Effect.logInfo("Browser session started"), { sessionId: id, teamId: auth.team.id })
       return session

@@ -6,7 +6,7 @@
  * create with a 400 that says how to install one.
  */
 import { Context, type Effect } from "effect"
-import type { GleanerError, ServiceUnavailableError } from "../errors.js"
+import type { GleanerError, InternalError, ServiceUnavailableError } from "../errors.js"
 import type { Action } from "../schema/scrape-options.js"
 
 export interface SessionExecuteRequest {
@@ -57,6 +57,10 @@ export interface LiveSessionBrowser {
   readonly screenshot: Effect.Effect<Uint8Array, ServiceUnavailableError>
   /** A click at viewport coordinates in the current page (the interactive live view). */
   readonly click: (x: number, y: number) => Effect.Effect<void, ServiceUnavailableError>
+  /** Puts a profile's saved cookies and local storage (Playwright storage-state JSON) into the default context. */
+  readonly loadState: (state: string) => Effect.Effect<void, ServiceUnavailableError | InternalError>
+  /** The default context's cookies and local storage now, as storage-state JSON (to save a profile). */
+  readonly saveState: Effect.Effect<string, ServiceUnavailableError>
   /** Completes when the browser process has gone (crash, kill or close). */
   readonly exited: Effect.Effect<void>
   /** Ends the browser: kills its whole process tree, waits until it is gone, deletes its profile. */

@@ -16,8 +16,11 @@ export const BrowserCreateRequest = strictBody({
   streamWebView: Schema.optionalWith(Schema.Boolean, { default: () => true }),
   /** Accepted for compatibility; sessions are not recorded. */
   recordSession: Schema.optional(Schema.Boolean),
-  /** Persistent browser profiles; refused with a 400 for now. */
-  profile: Schema.optional(Schema.Struct({ name: Schema.String, saveChanges: Schema.optional(Schema.Boolean) }))
+  /** The team's named browser state to start from; with saveChanges (default) saved back when the session ends. */
+  profile: Schema.optional(Schema.Struct({
+    name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(128)),
+    saveChanges: Schema.optional(Schema.Boolean)
+  }))
 }).annotations({ identifier: "BrowserCreateRequest" })
 export type BrowserCreateRequest = typeof BrowserCreateRequest.Type
 

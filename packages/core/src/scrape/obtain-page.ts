@@ -11,7 +11,7 @@
  */
 import { Clock, Effect, Option, Redacted } from "effect"
 import type { GleanerConfig } from "../config.js"
-import { ConflictError, ScrapeLockdownCacheMissError, ScrapeNoCachedDataError } from "../errors.js"
+import { ConflictError, messages, ScrapeLockdownCacheMissError, ScrapeNoCachedDataError } from "../errors.js"
 import { uuidv7 } from "../ids.js"
 import type { ActionResults, BrowserFile, BrowserService } from "../ports/browser.js"
 import type { Fetcher } from "../ports/fetcher.js"
@@ -148,10 +148,7 @@ export const obtainPage = ({ browser, config, fetcher, store }: ObtainDeps) => E
       // the lock outlives the render's deadline a little; a crashed writer's lock expires
       const locked = yield* store.browserProfiles.lock(teamId, profile.name, holder, now, now + plan.timeoutMs + 30_000)
       if (!locked) {
-        return yield* new ConflictError({
-          message: `Profile "${profile.name}" is being written by another scrape or browser session. ` +
-            "Try again when it is done, or send saveChanges: false to use it without writing."
-        })
+        return yield* new ConflictError({ message: messages.profileBusy(profile.name) })
       }
       const rendered = yield* render(now, { storageState, keep: true }).pipe(
         Effect.onError(() => store.browserProfiles.unlock(teamId, profile.name, holder))
