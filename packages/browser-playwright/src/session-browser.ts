@@ -13,6 +13,7 @@ import { makeAddressGuard } from "./address-guard.js"
 import { settlesWithin } from "./browser-instance.js"
 import { type ChromiumPathError, locateChromium } from "./find-chromium.js"
 import { startGuardProxy } from "./guard-proxy.js"
+import { runActions } from "./actions.js"
 import { openInSession } from "./session-open.js"
 import { currentPage, runInPage } from "./session-page.js"
 import { startSessionProcess } from "./session-process.js"
@@ -68,6 +69,11 @@ export const makeSessionBrowser = (options: SessionBrowserOptions): Effect.Effec
         screenshot: drive("The session's page could not be captured", async () =>
           (await currentPage(browser)).screenshot({ type: "jpeg", quality: 60, timeout: 5_000 })),
         click: (x, y) => drive("The session's page could not be clicked", async () => (await currentPage(browser)).mouse.click(x, y)),
+        runActions: (actions, timeoutMs) =>
+          Effect.flatMap(
+            Effect.tryPromise({ try: () => currentPage(browser), catch: unavailable("The session's page could not be found") }),
+            (page) => runActions(page, actions, Date.now() + timeoutMs, () => page.content())
+          ),
         loadState: (state) => loadSessionState(browser, state),
         saveState: saveSessionState(browser),
         exited: Effect.promise(() => process.exited),

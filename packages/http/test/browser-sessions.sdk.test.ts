@@ -10,8 +10,8 @@
 import { existsSync } from "node:fs"
 import { connect } from "node:net"
 import { assert, layer } from "@effect/vitest"
-import { Accounts, BrowserSessions, Store } from "@gleaner/core"
-import { Effect, Option } from "effect"
+import { Accounts, BrowserExecuteResponse, BrowserSessions, Store } from "@gleaner/core"
+import { Effect, Option, Schema } from "effect"
 import { chromium } from "playwright-core"
 import { browserServer, chromiumFor, sdk, servePages } from "./browser-support.js"
 import { BootstrapKey, call, envelope } from "./support.js"
@@ -145,6 +145,28 @@ layer(env, { excludeTestServices: true, timeout: 60_000 })("browser sessions thr
       const foreignDelete = yield* call("DELETE", `/v2/browser/${id}`, { key: other.key })
       assert.strictEqual(foreignDelete.status, 404)
       assert.strictEqual((yield* call("DELETE", `/v2/browser/${id}`, { key })).status, 200)
+    }))
+
+  it.effect.skipIf(!hasChromium)("execute also runs scrape actions in the session's page; a failing one is the run's error", () =>
+    Effect.gen(function*() {
+      const firecrawl = yield* sdk
+      const { key } = yield* BootstrapKey
+      const session = yield* Effect.promise(() => firecrawl.browser({}))
+      const path = `/v2/browser/${session.id}/execute`
+      const ran = yield* call("POST", path, {
+        key,
+        json: { actions: [{ type: "executeJavascript", script: `location.href = "${site.origin}/"` }, { type: "wait", selector: "h1" }, { type: "executeJavascript", script: "return document.querySelector('h1').textContent" }, { type: "screenshot" }] }
+      })
+      const body = Schema.decodeUnknownSync(BrowserExecuteResponse)(ran.body)
+      assert.deepStrictEqual([ran.status, body.exitCode, body.actions?.javascriptReturns[1]], [200, 0, { type: "string", value: "Roses" }])
+      const shot = yield* Effect.promise(() => fetch(body.actions?.screenshots[0] ?? "").then((r) => r.headers.get("content-type")))
+      assert.strictEqual(shot, "image/png")
+      const failed = Schema.decodeUnknownSync(BrowserExecuteResponse)((yield* call("POST", path, { key, json: { actions: [{ type: "click", selector: "#missing" }], timeout: 3 } })).body)
+      assert.strictEqual(failed.exitCode, 1)
+      assert.include(failed.error ?? "", `Action 1 (click "#missing") failed`)
+      const both = yield* call("POST", path, { key, json: { code: "return 1", actions: [{ type: "scrape" }] } })
+      assert.strictEqual(both.status, 400)
+      yield* Effect.promise(() => firecrawl.deleteBrowser(session.id ?? ""))
     }))
 
   it.effect.skipIf(!hasChromium)("a profile carries cookies and local storage from one session to the next; one writer at a time", () =>

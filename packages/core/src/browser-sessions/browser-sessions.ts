@@ -33,6 +33,10 @@ import {
   UnauthorizedError
 } from "../errors.js"
 import { uuidv7 } from "../ids.js"
+import { linkActionResults, makeFileLinker } from "../files/file-links.js"
+import { BlobStore } from "../ports/blob-store.js"
+import type { ActionResults } from "../ports/browser.js"
+import type { Action } from "../schema/scrape-options.js"
 import { type LiveSessionBrowser, SessionBrowser, type SessionOpenRequest } from "../ports/browser-sessions.js"
 import { type BrowserSessionRecord, Store } from "../ports/store.js"
 import { BrowserCreateRequest, type BrowserExecuteRequest, type BrowserExecuteResponse } from "../schema/browser-session.js"
@@ -122,6 +126,8 @@ export class BrowserSessions extends Effect.Service<BrowserSessions>()("@gleaner
     const billing = yield* Billing
     const config = yield* GleanerConfig
     const browser = Option.getOrUndefined(yield* Effect.serviceOption(SessionBrowser))
+    const linkFile = makeFileLinker(Option.getOrUndefined(yield* Effect.serviceOption(BlobStore)), config.fileUrls)
+    const linkActionFiles = (results: ActionResults, options: { readonly keep: boolean }) => linkActionResults(linkFile, results, options)
     const scope = yield* Effect.scope
     const ownerId = yield* uuidv7
     const live = new Map<string, Live>()
@@ -394,11 +400,33 @@ export class BrowserSessions extends Effect.Service<BrowserSessions>()("@gleaner
       })
     })
 
+    /** Scrape actions in the session's current page: results with files as URLs, or the failing action as stderr. */
+    const executeActions = (session: Live, actions: ReadonlyArray<Action>, timeoutMs: number) =>
+      Effect.flatMap(Effect.either(session.browser.runActions(actions, timeoutMs)), (ran) => {
+        if (ran._tag === "Right") {
+          return Effect.map(linkActionFiles(ran.right, { keep: true }), (linked): BrowserExecuteResponse =>
+            ({ success: true, stdout: "", result: "", stderr: "", exitCode: 0, killed: false, actions: linked }))
+        }
+        // as with code, what fails in the browser is the run's output, not the request's
+        const killed = ran.left._tag === "ScrapeTimeoutError"
+        return Effect.succeed<BrowserExecuteResponse>({
+          success: true, stdout: "", result: "", stderr: `${ran.left.message}\n`, exitCode: killed ? 124 : 1, killed, error: ran.left.message
+        })
+      })
+
     const execute = Effect.fn("BrowserSessions.execute")(function*(teamId: string, id: string, request: BrowserExecuteRequest) {
       const session = yield* liveForTeam(teamId, id)
+      if (request.actions !== undefined) {
+        yield* touch(session)
+        const answer = yield* executeActions(session, request.actions, request.timeout * 1000)
+        yield* touch(session)
+        return answer
+      }
       if (request.language !== "node") return yield* new BadRequestError({ message: browserSessionMessages.noRunner(request.language) })
+      const code = request.code
+      if (code === undefined) return yield* new BadRequestError({ message: "Send either code or actions" })
       yield* touch(session)
-      const outcome = yield* session.browser.execute({ code: request.code, timeoutMs: request.timeout * 1000 })
+      const outcome = yield* session.browser.execute({ code, timeoutMs: request.timeout * 1000 })
       yield* touch(session)
       const failed = outcome.exitCode !== 0 || outcome.killed
       const error = outcome.killed && outcome.stderr === "" ? `Execution timed out after ${request.timeout}s` : outcome.stderr

@@ -9,7 +9,7 @@
 import { Context, Effect, Option } from "effect"
 import type { InternalError } from "../errors.js"
 import type { BlobStoreService } from "../ports/blob-store.js"
-import type { BrowserFile } from "../ports/browser.js"
+import type { ActionResults, BrowserFile } from "../ports/browser.js"
 
 /** `scheme://host[:port][/base]` clients reach this server at, when known. */
 export class PublicOrigin extends Context.Reference<PublicOrigin>()("@gleaner/core/PublicOrigin", {
@@ -26,6 +26,18 @@ export const filesPath = "/v2/files/"
 export const dataUrlOf = (file: BrowserFile): string => `data:${file.contentType};base64,${Buffer.from(file.bytes).toString("base64")}`
 
 export type FileLinker = (file: BrowserFile, options: { readonly keep: boolean }) => Effect.Effect<string, InternalError>
+
+/** Action results as a document carries them: their screenshots and PDFs as URLs. */
+export const linkActionResults = (link: FileLinker, results: ActionResults, options: { readonly keep: boolean }) =>
+  Effect.gen(function*() {
+    const urls = (files: ActionResults["screenshots"]) => Effect.forEach(files, (file) => link(file, options))
+    return {
+      screenshots: yield* urls(results.screenshots),
+      scrapes: results.scrapes,
+      javascriptReturns: results.javascriptReturns,
+      pdfs: yield* urls(results.pdfs)
+    }
+  })
 
 export const makeFileLinker = (blobs: BlobStoreService | undefined, mode: "served" | "data"): FileLinker => (file, { keep }) =>
   Effect.gen(function*() {

@@ -36,7 +36,7 @@ export interface ScrapeInteraction {
   readonly stderr: string
   readonly exitCode: number
   readonly killed: boolean
-  readonly error?: string
+  readonly error?: string | undefined
 }
 
 export class ScrapeInteract extends Effect.Service<ScrapeInteract>()("@gleaner/core/ScrapeInteract", {

@@ -8,6 +8,7 @@
 import { Context, type Effect } from "effect"
 import type { GleanerError, InternalError, ServiceUnavailableError } from "../errors.js"
 import type { Action } from "../schema/scrape-options.js"
+import type { ActionResults } from "./browser.js"
 
 export interface SessionExecuteRequest {
   /** JavaScript run as the body of an async function in the session's current page. */
@@ -53,6 +54,8 @@ export interface LiveSessionBrowser {
    */
   readonly open: (request: SessionOpenRequest) => Effect.Effect<void, GleanerError>
   readonly execute: (request: SessionExecuteRequest) => Effect.Effect<SessionExecuteOutcome, ServiceUnavailableError>
+  /** Runs scrape actions in the current page; a failing one is SCRAPE_ACTION_ERROR naming it. */
+  readonly runActions: (actions: ReadonlyArray<Action>, timeoutMs: number) => Effect.Effect<ActionResults, GleanerError>
   /** A JPEG of the current page's viewport. */
   readonly screenshot: Effect.Effect<Uint8Array, ServiceUnavailableError>
   /** A click at viewport coordinates in the current page (the interactive live view). */

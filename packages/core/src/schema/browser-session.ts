@@ -5,6 +5,8 @@
  */
 import { Schema } from "effect"
 import { IsoDate, strictBody } from "./common.js"
+import { DocumentActions } from "./document.js"
+import { Action } from "./scrape-options.js"
 
 const seconds = (min: number, max: number) => Schema.Int.pipe(Schema.between(min, max))
 
@@ -56,11 +58,15 @@ export const BrowserListResponse = Schema.Struct({
 }).annotations({ identifier: "BrowserListResponse" })
 
 export const BrowserExecuteRequest = strictBody({
-  code: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100_000)),
+  code: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100_000))),
+  /** Gleaner's extension: the scrape actions (API.md §2.4) run in the current page instead of code. */
+  actions: Schema.optional(Schema.Array(Action).pipe(Schema.minItems(1), Schema.maxItems(50))),
   language: Schema.optionalWith(Schema.Literal("python", "node", "bash"), { default: () => "node" as const }),
   /** Seconds, 1…300. Default 30. */
   timeout: Schema.optionalWith(seconds(1, 300), { default: () => 30 })
-}).annotations({ identifier: "BrowserExecuteRequest" })
+}).pipe(
+  Schema.filter((body) => (body.code === undefined) !== (body.actions === undefined) || "Send either code or actions, not both and not neither")
+).annotations({ identifier: "BrowserExecuteRequest" })
 export type BrowserExecuteRequest = typeof BrowserExecuteRequest.Type
 
 export const BrowserExecuteResponse = Schema.Struct({
@@ -71,7 +77,9 @@ export const BrowserExecuteResponse = Schema.Struct({
   stderr: Schema.String,
   exitCode: Schema.Number,
   killed: Schema.Boolean,
-  error: Schema.optional(Schema.String)
+  error: Schema.optional(Schema.String),
+  /** What `actions` produced (screenshots and PDFs as file URLs), when actions were sent. */
+  actions: Schema.optional(DocumentActions)
 }).annotations({ identifier: "BrowserExecuteResponse" })
 export type BrowserExecuteResponse = typeof BrowserExecuteResponse.Type
 

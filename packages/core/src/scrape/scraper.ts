@@ -14,9 +14,9 @@ import { TeamConcurrency, type Turn } from "../billing/team-concurrency.js"
 import { BadRequestError, messages, NotFoundError, ScrapeTimeoutError, UnsafeDomainError } from "../errors.js"
 import { isUuid, uuidv7At } from "../ids.js"
 import { Fetcher } from "../ports/fetcher.js"
-import { type ActionResults, Browser } from "../ports/browser.js"
+import { Browser } from "../ports/browser.js"
 import { BlobStore } from "../ports/blob-store.js"
-import { type FileLinker, makeFileLinker } from "../files/file-links.js"
+import { type FileLinker, linkActionResults, makeFileLinker } from "../files/file-links.js"
 import { Store } from "../ports/store.js"
 import { Document } from "../schema/document.js"
 import { ScrapeReplay } from "../schema/scrape-interact.js"
@@ -81,17 +81,6 @@ export class Scraper extends Effect.Service<Scraper>()("@gleaner/core/Scraper", 
     const html = (yield* HtmlTransformer).transform
     const linkFile: FileLinker = makeFileLinker(Option.getOrUndefined(yield* Effect.serviceOption(BlobStore)), config.fileUrls)
 
-    /** The actions' results with their files as URLs. */
-    const linkActions = (results: ActionResults, keep: boolean) =>
-      Effect.gen(function*() {
-        const link = (files: ActionResults["screenshots"]) => Effect.forEach(files, (file) => linkFile(file, { keep }))
-        return {
-          screenshots: yield* link(results.screenshots),
-          scrapes: results.scrapes,
-          javascriptReturns: results.javascriptReturns,
-          pdfs: yield* link(results.pdfs)
-        }
-      })
 
     /** Checks a request's scrape options as a scrape would, without scraping (job starts). */
     const validate = (request: ScrapeRequest) => Effect.asVoid(planScrape(request, planContext))
@@ -167,7 +156,7 @@ export class Scraper extends Effect.Service<Scraper>()("@gleaner/core/Scraper", 
       })
       const keepFiles = !plan.zeroDataRetention
       const screenshot = obtained.screenshot === undefined ? undefined : yield* linkFile(obtained.screenshot, { keep: keepFiles })
-      const actions = obtained.actions === undefined ? undefined : yield* linkActions(obtained.actions, keepFiles)
+      const actions = obtained.actions === undefined ? undefined : yield* linkActionResults(linkFile, obtained.actions, { keep: keepFiles })
       const warnings = [...plan.warnings, ...obtained.warnings, ...produced.warnings]
       const { fullMarkdown: _full, pdfPages: _pages, warnings: _w, metadata, ...content } = produced
       const document: Document = {
