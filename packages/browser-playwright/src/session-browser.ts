@@ -2,7 +2,7 @@
  * The SessionBrowser port over a system Chromium: each browser session gets a Chromium process
  * of its own (session-process.ts) behind the same SSRF guard proxy as the render pool, and the
  * server keeps one Playwright connection to it (over the local DevTools port) to run `execute`
- * code, re-open a scraped page (session-open.ts), take live-view frames and click. A machine
+ * code, re-open a scraped page (session-open.ts), take live-view frames and pass on its input. A machine
  * without Chromium gets no SessionBrowser, and the sessions service answers with how to install
  * one. Closing the layer ends every browser.
  */
@@ -68,7 +68,14 @@ export const makeSessionBrowser = (options: SessionBrowserOptions): Effect.Effec
         execute: ({ code, timeoutMs }) => drive("The session's browser could not run the code", () => runInPage(browser, code, timeoutMs)),
         screenshot: drive("The session's page could not be captured", async () =>
           (await currentPage(browser)).screenshot({ type: "jpeg", quality: 60, timeout: 5_000 })),
-        click: (x, y) => drive("The session's page could not be clicked", async () => (await currentPage(browser)).mouse.click(x, y)),
+        input: (input) =>
+          drive("The session's page could not take the input", async () => {
+            const page = await currentPage(browser)
+            if (input.kind === "click") return page.mouse.click(input.x, input.y)
+            if (input.kind === "key") return page.keyboard.press(input.key)
+            if (input.kind === "text") return page.keyboard.type(input.text)
+            return page.mouse.wheel(0, input.dy)
+          }),
         runActions: (actions, timeoutMs) =>
           Effect.flatMap(
             Effect.tryPromise({ try: () => currentPage(browser), catch: unavailable("The session's page could not be found") }),

@@ -8,14 +8,16 @@
  *   commands pass core's CDP policy (checkCdpCommand) and count as activity. A refused
  *   upgrade is answered before the handshake with the usual JSON envelope (401, 404, 410 …).
  * - `GET …/:id/live?token=` a small page showing the session's page, refreshed a few times a
- *   second from `GET …/:id/live/frame?token=` (JPEG); with `interactive=true` a click on the
- *   picture is sent to `POST …/:id/live/click?token=&x=&y=`.
+ *   second from `GET …/:id/live/frame?token=` (JPEG); with `interactive=true` clicks on the
+ *   picture, keys and wheel scrolls are sent to `POST …/:id/live/input?token=&kind=click&x=&y=`
+ *   (`kind=key&key=`, `kind=text&text=`, `kind=scroll&dy=`).
  */
 import { Headers, HttpApiBuilder, HttpServerRequest, HttpServerResponse, Socket } from "@effect/platform"
 import type { HttpApp } from "@effect/platform"
 import { NodeSocket } from "@effect/platform-node"
 import {
   Accounts,
+  BadRequestError,
   BrowserSessions,
   checkCdpCommand,
   DEFAULT_TEAM,
@@ -23,18 +25,18 @@ import {
   messages,
   UnauthorizedError
 } from "@gleaner/core"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { causeToResponse } from "./errors.js"
 
-type Route = "cdp" | "live" | "frame" | "click"
+type Route = "cdp" | "live" | "frame" | "input"
 
-const routePattern = /^\/v2\/(?:browser|interact)\/([^/]+)\/(cdp|live|live\/frame|live\/click)$/
+const routePattern = /^\/v2\/(?:browser|interact)\/([^/]+)\/(cdp|live|live\/frame|live\/input)$/
 
 const routeOf = (request: HttpServerRequest.HttpServerRequest): Option.Option<{ readonly id: string; readonly route: Route; readonly query: URLSearchParams }> => {
   const [path = "", search = ""] = request.url.split("?")
   const match = routePattern.exec(path)
   if (match?.[1] === undefined || match[2] === undefined) return Option.none()
-  const route: Route = match[2] === "live/frame" ? "frame" : match[2] === "live/click" ? "click" : match[2] === "live" ? "live" : "cdp"
+  const route: Route = match[2] === "live/frame" ? "frame" : match[2] === "live/input" ? "input" : match[2] === "live" ? "live" : "cdp"
   return Option.some({ id: decodeURIComponent(match[1]), route, query: new URLSearchParams(search) })
 }
 
@@ -42,17 +44,35 @@ const bearerOf = (headers: Headers.Headers): Option.Option<string> =>
   Option.flatMap(Option.filter(Headers.get(headers, "authorization"), (h) => h.trim() !== ""), (header) =>
     Option.fromNullable(/^Bearer\s+(.+)$/i.exec(header.trim())?.[1]?.trim()))
 
-const livePage = (frameUrl: string, clickUrl: string | undefined) => `<!doctype html>
+const livePage = (frameUrl: string, inputUrl: string | undefined) => `<!doctype html>
 <html><head><meta charset="utf-8"><title>Gleaner live view</title>
-<style>html,body{margin:0;height:100%;background:#111}img{display:block;max-width:100%;max-height:100%;margin:auto;${clickUrl === undefined ? "" : "cursor:pointer"}}</style></head>
+<style>html,body{margin:0;height:100%;background:#111}img{display:block;max-width:100%;max-height:100%;margin:auto;${inputUrl === undefined ? "" : "cursor:pointer"}}</style></head>
 <body><img id="v" alt="The browser session's page">
 <script>
-const img = document.getElementById("v"), frame = ${JSON.stringify(frameUrl)}, click = ${JSON.stringify(clickUrl ?? null)};
+const img = document.getElementById("v"), frame = ${JSON.stringify(frameUrl)}, input = ${JSON.stringify(inputUrl ?? null)};
+const send = (params) => fetch(input + "&" + new URLSearchParams(params), { method: "POST" });
 let stopped = false;
 const next = () => { if (stopped) return; const f = new Image(); f.onload = () => { img.src = f.src; setTimeout(next, 250) }; f.onerror = () => { stopped = true; document.body.insertAdjacentHTML("beforeend", "<p style=\\"color:#ccc;font:16px sans-serif;text-align:center\\">The session has ended.</p>") }; f.src = frame + "&t=" + Date.now() };
-if (click) img.addEventListener("click", (e) => { const r = img.getBoundingClientRect(); const x = (e.clientX - r.left) * img.naturalWidth / r.width, y = (e.clientY - r.top) * img.naturalHeight / r.height; fetch(click + "&x=" + Math.round(x) + "&y=" + Math.round(y), { method: "POST" }) });
+if (input) {
+  img.addEventListener("click", (e) => { const r = img.getBoundingClientRect(); send({ kind: "click", x: Math.round((e.clientX - r.left) * img.naturalWidth / r.width), y: Math.round((e.clientY - r.top) * img.naturalHeight / r.height) }) });
+  img.addEventListener("wheel", (e) => { e.preventDefault(); send({ kind: "scroll", dy: Math.round(e.deltaY) }) }, { passive: false });
+  document.addEventListener("keydown", (e) => { if (e.metaKey || e.ctrlKey) return; e.preventDefault(); send(e.key.length === 1 ? { kind: "text", text: e.key } : { kind: "key", key: e.key }) });
+}
 next();
 </script></body></html>`
+
+const LiveInputQuery = Schema.Union(
+  Schema.Struct({ kind: Schema.Literal("click"), x: Schema.NumberFromString, y: Schema.NumberFromString }),
+  Schema.Struct({ kind: Schema.Literal("key"), key: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(32)) }),
+  Schema.Struct({ kind: Schema.Literal("text"), text: Schema.String.pipe(Schema.maxLength(1000)) }),
+  Schema.Struct({ kind: Schema.Literal("scroll"), dy: Schema.NumberFromString })
+)
+
+/** The live view's input from its query; anything else is a 400. */
+const liveInputOf = (query: URLSearchParams) =>
+  Schema.decodeUnknown(LiveInputQuery)(Object.fromEntries(query)).pipe(
+    Effect.mapError(() => new BadRequestError({ message: "Live view input: kind=click&x=&y=, kind=key&key=, kind=text&text= or kind=scroll&dy=" }))
+  )
 
 const makeProxy = Effect.gen(function*() {
   const sessions = yield* BrowserSessions
@@ -102,8 +122,8 @@ const makeProxy = Effect.gen(function*() {
         const jpeg = yield* sessions.frame(id, token)
         return HttpServerResponse.uint8Array(jpeg, { contentType: "image/jpeg", headers: { "cache-control": "no-store" } })
       }
-      if (route === "click") {
-        yield* sessions.click(id, token, Number(query.get("x") ?? "0") || 0, Number(query.get("y") ?? "0") || 0)
+      if (route === "input") {
+        yield* sessions.input(id, token, yield* liveInputOf(query))
         return HttpServerResponse.empty({ status: 204 })
       }
       // checks the token before serving the page
@@ -111,7 +131,7 @@ const makeProxy = Effect.gen(function*() {
       const base = `/v2/browser/${encodeURIComponent(id)}/live`
       const tokenQuery = `?token=${encodeURIComponent(token)}`
       const interactive = query.get("interactive") === "true"
-      return HttpServerResponse.html(livePage(`${base}/frame${tokenQuery}`, interactive ? `${base}/click${tokenQuery}` : undefined))
+      return HttpServerResponse.html(livePage(`${base}/frame${tokenQuery}`, interactive ? `${base}/input${tokenQuery}` : undefined))
     })
 
   return (request: HttpServerRequest.HttpServerRequest, app: HttpApp.Default): HttpApp.Default =>
@@ -121,7 +141,7 @@ const makeProxy = Effect.gen(function*() {
         const upgrade = Option.getOrUndefined(Headers.get(request.headers, "upgrade"))?.toLowerCase() === "websocket"
         const handled = route === "cdp"
           ? (request.method === "GET" && upgrade ? cdp(request, id, query) : app)
-          : (request.method === (route === "click" ? "POST" : "GET") ? live(id, query, route) : app)
+          : (request.method === (route === "input" ? "POST" : "GET") ? live(id, query, route) : app)
         return Effect.catchAllCause(handled, causeToResponse).pipe(Effect.interruptible)
       }
     })

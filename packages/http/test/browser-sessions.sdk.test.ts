@@ -29,6 +29,7 @@ const site = servePages((req, res) => {
       localStorage.setItem("visits", String(visits))
     </script></body></html>`)
   }
+  if (req.url === "/type") return void res.end("<!doctype html><html><head><title>Search</title></head><body><input id=\"q\" autofocus></body></html>")
   res.end("<!doctype html><html><head><title>Fixture garden</title></head><body><h1>Roses</h1></body></html>")
 })
 const env = browserServer()
@@ -166,6 +167,28 @@ layer(env, { excludeTestServices: true, timeout: 60_000 })("browser sessions thr
       assert.include(failed.error ?? "", `Action 1 (click "#missing") failed`)
       const both = yield* call("POST", path, { key, json: { code: "return 1", actions: [{ type: "scrape" }] } })
       assert.strictEqual(both.status, 400)
+      yield* Effect.promise(() => firecrawl.deleteBrowser(session.id ?? ""))
+    }))
+
+  it.effect.skipIf(!hasChromium)("the interactive live view passes text, keys, clicks and scrolls to the page; bad input is 400", () =>
+    Effect.gen(function*() {
+      const firecrawl = yield* sdk
+      const { key } = yield* BootstrapKey
+      const session = yield* Effect.promise(() => firecrawl.browser({}))
+      yield* call("POST", `/v2/browser/${session.id}/execute`, {
+        key,
+        json: { actions: [{ type: "executeJavascript", script: `location.href = "${site.origin}/type"` }, { type: "wait", selector: "#q" }] }
+      })
+      const inputUrl = (session.interactiveLiveViewUrl ?? "").replace("/live?", "/live/input?")
+      const send = (params: Record<string, string>) =>
+        Effect.promise(() => fetch(`${inputUrl}&${new URLSearchParams(params)}`, { method: "POST" }).then((r) => r.status))
+      assert.strictEqual(yield* send({ kind: "click", x: "20", y: "15" }), 204)
+      assert.strictEqual(yield* send({ kind: "text", text: "roses" }), 204)
+      assert.strictEqual(yield* send({ kind: "key", key: "Backspace" }), 204)
+      assert.strictEqual(yield* send({ kind: "scroll", dy: "200" }), 204)
+      assert.strictEqual(yield* send({ kind: "teleport" }), 400)
+      const typed = yield* Effect.promise(() => firecrawl.browserExecute(session.id ?? "", { code: "return document.querySelector('#q').value", language: "node" }))
+      assert.strictEqual(typed.result, "rose")
       yield* Effect.promise(() => firecrawl.deleteBrowser(session.id ?? ""))
     }))
 

@@ -37,7 +37,7 @@ import { linkActionResults, makeFileLinker } from "../files/file-links.js"
 import { BlobStore } from "../ports/blob-store.js"
 import type { ActionResults } from "../ports/browser.js"
 import type { Action } from "../schema/scrape-options.js"
-import { type LiveSessionBrowser, SessionBrowser, type SessionOpenRequest } from "../ports/browser-sessions.js"
+import { type LiveInput, type LiveSessionBrowser, SessionBrowser, type SessionOpenRequest } from "../ports/browser-sessions.js"
 import { type BrowserSessionRecord, Store } from "../ports/store.js"
 import { BrowserCreateRequest, type BrowserExecuteRequest, type BrowserExecuteResponse } from "../schema/browser-session.js"
 
@@ -470,9 +470,9 @@ export class BrowserSessions extends Effect.Service<BrowserSessions>()("@gleaner
         Effect.map(liveForToken(id, token), (s) => ({ endpoint: s.browser.cdpEndpoint, activity: touch(s) })),
       /** A JPEG of the session's page, for the live view (not activity: watching keeps nothing alive). */
       frame: (id: string, token: string) => Effect.flatMap(liveForToken(id, token), (s) => s.browser.screenshot),
-      /** A click from the interactive live view (activity). */
-      click: (id: string, token: string, x: number, y: number) =>
-        Effect.flatMap(liveForToken(id, token), (s) => Effect.zipRight(touch(s), s.browser.click(x, y))),
+      /** Input from the interactive live view (activity). */
+      input: (id: string, token: string, input: LiveInput) =>
+        Effect.flatMap(liveForToken(id, token), (s) => Effect.zipRight(touch(s), s.browser.input(input))),
       /** The browser's root process of a live session (tests, diagnostics). */
       processOf: (id: string) => Effect.sync(() => live.get(id)?.browser.pid),
       /** Ends sessions of dead processes now (done once at start). */

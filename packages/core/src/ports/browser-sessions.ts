@@ -58,8 +58,8 @@ export interface LiveSessionBrowser {
   readonly runActions: (actions: ReadonlyArray<Action>, timeoutMs: number) => Effect.Effect<ActionResults, GleanerError>
   /** A JPEG of the current page's viewport. */
   readonly screenshot: Effect.Effect<Uint8Array, ServiceUnavailableError>
-  /** A click at viewport coordinates in the current page (the interactive live view). */
-  readonly click: (x: number, y: number) => Effect.Effect<void, ServiceUnavailableError>
+  /** Input from the interactive live view into the current page. */
+  readonly input: (input: LiveInput) => Effect.Effect<void, ServiceUnavailableError>
   /** Puts a profile's saved cookies and local storage (Playwright storage-state JSON) into the default context. */
   readonly loadState: (state: string) => Effect.Effect<void, ServiceUnavailableError | InternalError>
   /** The default context's cookies and local storage now, as storage-state JSON (to save a profile). */
@@ -69,6 +69,13 @@ export interface LiveSessionBrowser {
   /** Ends the browser: kills its whole process tree, waits until it is gone, deletes its profile. */
   readonly close: Effect.Effect<void>
 }
+
+/** What the interactive live view passes on: a click at viewport coordinates, a key, typed text, a scroll. */
+export type LiveInput =
+  | { readonly kind: "click"; readonly x: number; readonly y: number }
+  | { readonly kind: "key"; readonly key: string }
+  | { readonly kind: "text"; readonly text: string }
+  | { readonly kind: "scroll"; readonly dy: number }
 
 export interface SessionBrowserService {
   readonly launch: (sessionId: string) => Effect.Effect<LiveSessionBrowser, ServiceUnavailableError>

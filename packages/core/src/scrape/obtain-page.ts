@@ -171,8 +171,15 @@ export const obtainPage = ({ browser, config, fetcher, store }: ObtainDeps) => E
   let proxyUsed: "basic" | "stealth" = "basic"
   let engine: "fetch" | "browser" = "fetch"
   const warnings: Array<string> = []
-  if ((plan.waitForMs > 0 || plan.mobile) && canRender) {
-    page = (yield* render(now)).page
+  // a file (a PDF, a download) cannot be rendered: it is fetched like any other request
+  const preferred = (plan.waitForMs > 0 || plan.mobile) && canRender
+    ? yield* render(now).pipe(
+      Effect.map((rendered) => Option.some(rendered.page)),
+      Effect.catchTag("ScrapeUnsupportedFileError", () => Effect.succeed(Option.none<FetchedPage>()))
+    )
+    : Option.none<FetchedPage>()
+  if (Option.isSome(preferred)) {
+    page = preferred.value
     engine = "browser"
   } else {
     const fetchVia = (proxyUrl: string | undefined) =>
