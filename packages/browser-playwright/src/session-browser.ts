@@ -89,6 +89,7 @@ export const makeSessionBrowser = (options: SessionBrowserOptions): Effect.Effec
     }
 
     return {
+      available: true,
       launch: (_sessionId) =>
         Effect.tryPromise({ try: start, catch: unavailable(`Chromium (${options.executablePath}) did not start`) }).pipe(
           Effect.withSpan("SessionBrowser.launch")
@@ -99,14 +100,14 @@ export const makeSessionBrowser = (options: SessionBrowserOptions): Effect.Effec
 export const PlaywrightSessions = {
   /**
    * SessionBrowser as the server runs it: the binary from GLEANER_CHROMIUM_PATH (checked), the
-   * system's or the bundled one, the guard's exemptions from GLEANER_ALLOWED_NETWORKS. No Chromium → no layer
-   * content (the sessions service then refuses with how to install one).
+   * system's or the bundled one, the guard's exemptions from GLEANER_ALLOWED_NETWORKS. No Chromium
+   * (or GLEANER_BROWSER_SESSIONS=0) → `SessionBrowser.unavailable` (sessions are refused with how to install one).
    */
-  layerConfig: (input: Omit<SessionBrowserOptions, "executablePath" | "allowedNetworks"> = {}): Layer.Layer<never, ChromiumPathError, GleanerConfig> =>
+  layerConfig: (input: Omit<SessionBrowserOptions, "executablePath" | "allowedNetworks"> = {}): Layer.Layer<SessionBrowser, ChromiumPathError, GleanerConfig> =>
     Layer.unwrapEffect(Effect.gen(function*() {
       const config = yield* GleanerConfig
       const found = yield* locateChromium(Option.getOrUndefined(config.chromiumPath), { bundled: true })
-      if (Option.isNone(found) || config.browserSessions === 0) return Layer.empty
+      if (Option.isNone(found) || config.browserSessions === 0) return SessionBrowser.unavailable
       const options = { ...input, executablePath: found.value, allowedNetworks: config.allowedNetworks }
       return Layer.scoped(SessionBrowser, makeSessionBrowser(options))
     }))

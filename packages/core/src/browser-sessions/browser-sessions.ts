@@ -125,7 +125,7 @@ export class BrowserSessions extends Effect.Service<BrowserSessions>()("@gleaner
     const store = yield* Store
     const billing = yield* Billing
     const config = yield* GleanerConfig
-    const browser = Option.getOrUndefined(yield* Effect.serviceOption(SessionBrowser))
+    const browser = Option.getOrUndefined(Option.filter(yield* Effect.serviceOption(SessionBrowser), (b) => b.available))
     const linkFile = makeFileLinker(Option.getOrUndefined(yield* Effect.serviceOption(BlobStore)), config.fileUrls)
     const linkActionFiles = (results: ActionResults, options: { readonly keep: boolean }) => linkActionResults(linkFile, results, options)
     const scope = yield* Effect.scope
@@ -236,6 +236,9 @@ export class BrowserSessions extends Effect.Service<BrowserSessions>()("@gleaner
 
     const refuseCreate = (auth: AuthContext, request: BrowserCreateRequest) =>
       Effect.gen(function*() {
+        if (config.browserSessions === 0) {
+          return yield* new ServiceUnavailableError({ message: "Browser sessions are turned off on this server (GLEANER_BROWSER_SESSIONS=0)." })
+        }
         if (browser === undefined) return yield* new BadRequestError({ message: browserSessionMessages.noChromium })
         const required = browserSessionCredits(request.ttl * 1000)
         const { remainingCredits } = yield* billing.balance(auth.team.id)

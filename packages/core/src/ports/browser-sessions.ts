@@ -5,8 +5,8 @@
  * proxy). Absent on a machine without Chromium: the BrowserSessions service then answers every
  * create with a 400 that says how to install one.
  */
-import { Context, type Effect } from "effect"
-import type { GleanerError, InternalError, ServiceUnavailableError } from "../errors.js"
+import { Context, Effect, Layer } from "effect"
+import { type GleanerError, type InternalError, ServiceUnavailableError } from "../errors.js"
 import type { Action } from "../schema/scrape-options.js"
 import type { ActionResults } from "./browser.js"
 
@@ -78,7 +78,15 @@ export type LiveInput =
   | { readonly kind: "scroll"; readonly dy: number }
 
 export interface SessionBrowserService {
+  /** False on a machine without Chromium: sessions are refused with how to install one. */
+  readonly available: boolean
   readonly launch: (sessionId: string) => Effect.Effect<LiveSessionBrowser, ServiceUnavailableError>
 }
 
-export class SessionBrowser extends Context.Tag("@gleaner/core/SessionBrowser")<SessionBrowser, SessionBrowserService>() {}
+export class SessionBrowser extends Context.Tag("@gleaner/core/SessionBrowser")<SessionBrowser, SessionBrowserService>() {
+  /** The layer of a machine without Chromium (or with sessions turned off). */
+  static readonly unavailable = Layer.succeed(this, {
+    available: false,
+    launch: () => Effect.fail(new ServiceUnavailableError({ message: "No Chromium found. Install one (apt-get install -y chromium-headless-shell) or set GLEANER_CHROMIUM_PATH." }))
+  })
+}
