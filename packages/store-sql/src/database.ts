@@ -192,6 +192,13 @@ export interface BrowserProfilesTable {
   readonly locked_until: NullableMillis
 }
 
+export interface ScheduledRunsTable {
+  readonly schedule_key: string
+  readonly run_at: Millis
+  readonly claimer: string
+  readonly claimed_at: Millis
+}
+
 export interface Database {
   readonly browser_profiles: BrowserProfilesTable
   readonly browser_sessions: BrowserSessionsTable
@@ -205,6 +212,7 @@ export interface Database {
   readonly api_keys: ApiKeysTable
   readonly ledger: LedgerTable
   readonly rate_limits: RateLimitsTable
+  readonly scheduled_runs: ScheduledRunsTable
   readonly jobs: JobsTable
   readonly webhook_outbox: WebhookOutboxTable
 }

@@ -23,6 +23,7 @@ import { makeLedger } from "./ledger.js"
 import { makeDocuments, makePageCache, makeSnapshots } from "./pages.js"
 import { migrationName, migrationsLoader } from "./migrations.js"
 import { makeRateLimits } from "./rate-limits.js"
+import { makeScheduledRuns } from "./scheduled-runs.js"
 import { makeTeams } from "./teams.js"
 import { makeWebhooks } from "./webhooks.js"
 
@@ -42,6 +43,7 @@ const storeOn = (dialect: Dialect): Layer.Layer<Store, never, SqlClient.SqlClien
         jobPages: makeJobPages(db),
         idempotencyKeys: makeIdempotencyKeys(db),
         browserProfiles: makeBrowserProfiles(db),
+        scheduledRuns: makeScheduledRuns(db),
         documents: makeDocuments(db),
         pageCache: makePageCache(db),
         snapshots: makeSnapshots(db),

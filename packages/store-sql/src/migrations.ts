@@ -245,6 +245,23 @@ const documentReplay = Effect.gen(function*() {
   yield* sql`ALTER TABLE documents ADD COLUMN replay TEXT`
 })
 
+/**
+ * Scheduled runs: one row per (schedule, due instant) a process claimed, so of several processes
+ * watching one schedule exactly one fires each run (insert-or-ignore on the primary key).
+ */
+const scheduledRuns = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const ms = sql.literal(sql.onDialectOrElse({ pg: () => "BIGINT", orElse: () => "INTEGER" }))
+  yield* sql`CREATE TABLE scheduled_runs (
+    schedule_key TEXT NOT NULL,
+    run_at ${ms} NOT NULL,
+    claimer TEXT NOT NULL,
+    claimed_at ${ms} NOT NULL,
+    PRIMARY KEY (schedule_key, run_at)
+  )`
+  yield* sql`CREATE INDEX scheduled_runs_run_at_idx ON scheduled_runs (run_at)`
+})
+
 /** Every migration, keyed `NNNN_name`; the number is the id the Migrator records. */
 export const migrations = {
   "0001_foundation": foundation,
@@ -255,7 +272,8 @@ export const migrations = {
   "0006_credit_totals": creditTotals,
   "0007_browser_sessions": browserSessions,
   "0008_document_replay": documentReplay,
-  "0009_browser_profiles": browserProfiles
+  "0009_browser_profiles": browserProfiles,
+  "0010_scheduled_runs": scheduledRuns
 } as const
 
 export const migrationsLoader: Migrator.Loader = Migrator.fromRecord(migrations)

@@ -370,6 +370,19 @@ export interface StoreService {
     /** Releases the lock if `holder` has it. */
     readonly unlock: (teamId: string, name: string, holder: string) => Effect.Effect<void>
   }
+  /**
+   * Claims of scheduled runs (cron schedules such as monitors'): several processes may watch one
+   * schedule, and the one whose claim is recorded first fires the run.
+   */
+  readonly scheduledRuns: {
+    /**
+     * Records that `claimer` fires the run of `scheduleKey` due at `runAtMs`; false (nothing
+     * written) when that run was claimed already, by anyone. Of concurrent claimers exactly one wins.
+     */
+    readonly claim: (scheduleKey: string, runAtMs: number, claimer: string, now: number) => Effect.Effect<boolean>
+    /** Deletes claims of runs due before `before`; how many. */
+    readonly purge: (before: number) => Effect.Effect<number>
+  }
   readonly webhooks: {
     readonly enqueue: (delivery: NewWebhookDelivery) => Effect.Effect<WebhookDelivery>
     /**
