@@ -12,6 +12,23 @@ const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     return { result, ms: Date.now() - started }
   })
 
+/**
+ * Starts rendering a page that never answers and returns once its request reached the site, with
+ * the browser it runs on and the pool's stats before: the moment to freeze or kill that browser.
+ */
+const renderingHangingPage = (path: string, timeoutMs: number) =>
+  Effect.gen(function*() {
+    const { pool } = yield* TestBrowser
+    const site = yield* Site
+    yield* render("/")
+    const before = yield* pool.stats
+    const victim = Option.getOrThrow(yield* pool.current)
+    const seen = site.requests.length
+    const fiber = yield* Effect.fork(timed(render(path, { timeoutMs })))
+    while (!site.requests.slice(seen).some((r) => r.path === path)) yield* Effect.sleep("20 millis")
+    return { fiber, victim, before }
+  })
+
 describe.skipIf(skip)("deadlines, hangs and crashes", () => {
   layer(Layer.merge(SiteLive, browserWith({ killGraceMs: 1_000 })), { excludeTestServices: true })("real Chromium", (it) => {
     it.effect("a page whose server never answers fails with SCRAPE_TIMEOUT near the deadline; the next render works", () =>
@@ -42,13 +59,7 @@ describe.skipIf(skip)("deadlines, hangs and crashes", () => {
     it.effect("a browser that stops answering is SIGKILLed after deadline + grace and replaced", () =>
       Effect.gen(function*() {
         const { pool } = yield* TestBrowser
-        const site = yield* Site
-        yield* render("/")
-        const before = yield* pool.stats
-        const victim = Option.getOrThrow(yield* pool.current)
-        const seen = site.requests.length
-        const fiber = yield* Effect.fork(timed(render("/hang/frozen", { timeoutMs: 1_500 })))
-        while (!site.requests.slice(seen).some((r) => r.path === "/hang/frozen")) yield* Effect.sleep("20 millis")
+        const { before, fiber, victim } = yield* renderingHangingPage("/hang/frozen", 1_500)
         // freeze every process of the browser: it can no longer close the page's context
         process.kill(-(victim.pgid ?? 0), "SIGSTOP")
         const { ms, result } = yield* Fiber.join(fiber)
@@ -64,14 +75,8 @@ describe.skipIf(skip)("deadlines, hangs and crashes", () => {
     it.effect("a browser SIGKILLed mid-render fails that render clearly; the next render starts a new browser", () =>
       Effect.gen(function*() {
         const { pool } = yield* TestBrowser
-        const site = yield* Site
-        yield* render("/")
-        const before = yield* pool.stats
-        const victim = Option.getOrThrow(yield* pool.current)
-        const seen = site.requests.length
-        const fiber = yield* Effect.fork(timed(render("/hang/killed", { timeoutMs: 20_000 })))
-        // wait until the page's request reached the server, then kill the whole browser
-        while (!site.requests.slice(seen).some((r) => r.path === "/hang/killed")) yield* Effect.sleep("20 millis")
+        // once the page's request reached the server, kill the whole browser
+        const { before, fiber, victim } = yield* renderingHangingPage("/hang/killed", 20_000)
         assert.isDefined(victim.pgid)
         process.kill(-(victim.pgid ?? 0), "SIGKILL")
         const { ms, result } = yield* Fiber.join(fiber)
