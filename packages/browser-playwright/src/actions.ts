@@ -7,15 +7,13 @@
 import { type Action, type ActionResults, type BrowserFile, type GleanerError, ScrapeActionError, ScrapeTimeoutError } from "@gleaner/core"
 import { Effect } from "effect"
 import type { Page } from "playwright-core"
-import { crashError, isClosedError } from "./failures.js"
+import { crashError, firstLineOf, isClosedError } from "./failures.js"
 
 /** The longest an action waits for its selector (bounded further by the deadline). */
 export const selectorWaitMs = 10_000
 
 /** Actions end this long before the render's deadline. */
 const actionMarginMs = 250
-
-const firstLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? ""
 
 const clip = (text: string, max = 60): string => (text.length > max ? `${text.slice(0, max)}…` : text)
 
@@ -154,7 +152,7 @@ export const runActions = (
         catch: (cause): GleanerError =>
           isClosedError(cause)
             ? crashError(page.url())
-            : new ScrapeActionError({ message: `${name} failed: ${firstLine(cause)}`, details: { action: index, type: action.type } })
+            : new ScrapeActionError({ message: `${name} failed: ${firstLineOf(cause)}`, details: { action: index, type: action.type } })
       })
     }
     return out

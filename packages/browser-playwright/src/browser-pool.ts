@@ -21,7 +21,7 @@ import {
   rssOf,
   settlesWithin
 } from "./browser-instance.js"
-import { crashError } from "./failures.js"
+import { crashError, firstLineOf } from "./failures.js"
 import { startGuardProxy } from "./guard-proxy.js"
 import type { UserAgents } from "./user-agent.js"
 
@@ -73,8 +73,6 @@ export interface BrowserPool {
 /** RSS is read at most this often per browser. */
 const rssCheckIntervalMs = 1_000
 
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message.split("\n")[0] ?? "" : String(error))
-
 export const makeBrowserPool = (options: BrowserPoolOptions): Effect.Effect<BrowserPool, never, Scope.Scope> =>
   Effect.gen(function*() {
     const guard = makeAddressGuard(options.allowedNetworks)
@@ -107,7 +105,7 @@ export const makeBrowserPool = (options: BrowserPoolOptions): Effect.Effect<Brow
     const launch = Effect.tryPromise({
       try: () => launchBrowser({ ...options, proxyUrl: proxy.url }, retire),
       catch: (cause) =>
-        new ServiceUnavailableError({ message: `Chromium (${options.executablePath}) did not start: ${messageOf(cause)}` })
+        new ServiceUnavailableError({ message: `Chromium (${options.executablePath}) did not start: ${firstLineOf(cause)}` })
     }).pipe(
       Effect.tap((instance) =>
         Effect.sync(() => {
@@ -206,7 +204,7 @@ export const makeBrowserPool = (options: BrowserPoolOptions): Effect.Effect<Brow
               (pending) =>
                 Effect.tryPromise({
                   try: () => pending,
-                  catch: (cause) => (instance.exited ? crashError() : new ServiceUnavailableError({ message: `The browser could not open a page: ${messageOf(cause)}` }))
+                  catch: (cause) => (instance.exited ? crashError() : new ServiceUnavailableError({ message: `The browser could not open a page: ${firstLineOf(cause)}` }))
                 }).pipe(
                   Effect.flatMap(use),
                   // Playwright leaves some calls pending forever when the browser dies under them

@@ -16,10 +16,11 @@ import {
 } from "@gleaner/core"
 import { errors } from "playwright-core"
 
-const firstLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? ""
+/** The first line of an error's message (Playwright appends call logs below it). */
+export const firstLineOf = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? ""
 
 /** The `net::ERR_…` code in a Playwright navigation error, without the prefix. */
-export const netErrorOf = (error: unknown): string | undefined => /net::(ERR_[A-Z0-9_]+)/.exec(firstLine(error))?.[1]
+export const netErrorOf = (error: unknown): string | undefined => /net::(ERR_[A-Z0-9_]+)/.exec(firstLineOf(error))?.[1]
 
 export const unsafeAddressError = (hostname: string, reason: string): UnsafeAddressError =>
   new UnsafeAddressError({
@@ -64,7 +65,7 @@ const closedPatterns = [
 
 /** True when Playwright says the page, its context or the browser is gone. */
 export const isClosedError = (error: unknown): boolean => {
-  const message = firstLine(error)
+  const message = firstLineOf(error)
   return closedPatterns.some((p) => message.includes(p))
 }
 
@@ -75,7 +76,7 @@ export const isClosedError = (error: unknown): boolean => {
 export const navigationError = (error: unknown, url: URL): GleanerError => {
   if (error instanceof errors.TimeoutError) return new ScrapeTimeoutError({ message: `Loading ${url.href} timed out` })
   if (isClosedError(error)) return crashError(url.href)
-  const message = firstLine(error)
+  const message = firstLineOf(error)
   if (message.includes("Download is starting")) {
     return new ScrapeUnsupportedFileError({ message: `${url.href} is a file download, not a page; scrape it without the browser engine` })
   }

@@ -23,11 +23,9 @@ import { isAdHost } from "./ad-hosts.js"
 import { decodeStorageState, type StorageState } from "./storage-state.js"
 import { type AddressGuard, checkRequestUrl } from "./address-guard.js"
 import type { BrowserPool } from "./browser-pool.js"
-import { badUrlError, crashError, dnsError, isClosedError, navigationError, netErrorOf, unsafeAddressError } from "./failures.js"
+import { badUrlError, crashError, dnsError, firstLineOf, isClosedError, navigationError, netErrorOf, unsafeAddressError } from "./failures.js"
 import { proxyErrorHeader, refusalHeader } from "./guard-proxy.js"
 import { deviceOptions, type UserAgents } from "./user-agent.js"
-
-const firstLineOf = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? ""
 
 /** Refused requests kept per page; a page can try thousands. */
 const maxBlockedRecorded = 50

@@ -18,6 +18,7 @@ import { openInSession } from "./session-open.js"
 import { currentPage, runInPage } from "./session-page.js"
 import { startSessionProcess } from "./session-process.js"
 import { loadSessionState, saveSessionState } from "./session-state.js"
+import { firstLineOf } from "./failures.js"
 
 export interface SessionBrowserOptions {
   readonly executablePath: string
@@ -29,10 +30,8 @@ export interface SessionBrowserOptions {
   readonly launchTimeoutMs?: number
 }
 
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message.split("\n")[0] ?? "" : String(error))
-
 const unavailable = (what: string) => (cause: unknown) =>
-  new ServiceUnavailableError({ message: `${what}: ${messageOf(cause)}` })
+  new ServiceUnavailableError({ message: `${what}: ${firstLineOf(cause)}` })
 
 /** The SessionBrowser service in the caller's scope (the layer uses it; tests may too). */
 export const makeSessionBrowser = (options: SessionBrowserOptions): Effect.Effect<SessionBrowserService, never, Scope.Scope> =>

@@ -11,11 +11,9 @@ import { Duration, Effect } from "effect"
 import type { Browser as PwBrowser } from "playwright-core"
 import { runActions } from "./actions.js"
 import type { AddressGuard } from "./address-guard.js"
-import { crashError, isClosedError } from "./failures.js"
+import { crashError, firstLineOf, isClosedError } from "./failures.js"
 import { explainNavigationFailure, precheck, proxyAnswerError } from "./render-page.js"
 import { deviceOptions, userAgentsFor } from "./user-agent.js"
-
-const firstLineOf = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? ""
 
 export const openInSession = (browser: PwBrowser, guard: AddressGuard, request: SessionOpenRequest): Effect.Effect<void, GleanerError> =>
   Effect.gen(function*() {

@@ -8,8 +8,7 @@ import { type InternalError, ServiceUnavailableError } from "@gleaner/core"
 import { Effect } from "effect"
 import type { Browser as PwBrowser, BrowserContext } from "playwright-core"
 import { decodeStorageState } from "./storage-state.js"
-
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message.split("\n")[0] ?? "" : String(error))
+import { firstLineOf } from "./failures.js"
 
 const defaultContext = async (browser: PwBrowser): Promise<BrowserContext> => browser.contexts()[0] ?? (await browser.newContext())
 
@@ -32,11 +31,11 @@ export const loadSessionState = (browser: PwBrowser, json: string): Effect.Effec
           }
         }
       },
-      catch: (cause) => new ServiceUnavailableError({ message: `The browser profile could not be loaded into the session: ${messageOf(cause)}` })
+      catch: (cause) => new ServiceUnavailableError({ message: `The browser profile could not be loaded into the session: ${firstLineOf(cause)}` })
     }))
 
 export const saveSessionState = (browser: PwBrowser): Effect.Effect<string, ServiceUnavailableError> =>
   Effect.tryPromise({
     try: async () => JSON.stringify(await (await defaultContext(browser)).storageState()),
-    catch: (cause) => new ServiceUnavailableError({ message: `The session's browser state could not be read: ${messageOf(cause)}` })
+    catch: (cause) => new ServiceUnavailableError({ message: `The session's browser state could not be read: ${firstLineOf(cause)}` })
   })
