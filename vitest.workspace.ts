@@ -26,6 +26,7 @@ export const projects: Array<TestProjectConfiguration> = [
   project("store-sql", "packages/store-sql", 60_000),
   project("fetch-undici", "packages/fetch-undici"),
   project("scheduler-croner", "packages/scheduler-croner"),
+  project("mailer-smtp", "packages/mailer-smtp"),
   project("browser-playwright", "packages/browser-playwright", 60_000, { serialFiles: true }),
   project("fixture-site", "packages/fixture-site"),
   project("http", "packages/http"),

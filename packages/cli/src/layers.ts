@@ -6,6 +6,8 @@ import { Effect, Layer, Logger } from "effect"
 import { BlobStores, databaseUrlOf, EngineLive, EngineWithWorkersLive, GleanerConfig } from "@gleaner/core"
 import { PlaywrightBrowser, PlaywrightSessions } from "@gleaner/browser-playwright"
 import { UndiciFetcher } from "@gleaner/fetch-undici"
+import { SmtpMailer } from "@gleaner/mailer-smtp"
+import { CronScheduler } from "@gleaner/scheduler-croner"
 import { storeLayerFromUrl } from "@gleaner/store-sql"
 
 export const ConfigLive = GleanerConfig.fromEnv
@@ -25,6 +27,7 @@ export const StoreLive = Layer.unwrapEffect(Effect.map(GleanerConfig, (config) =
 export const AdminLive = EngineLive.pipe(
   Layer.provideMerge(StoreLive),
   Layer.provideMerge(UndiciFetcher.layer),
+  Layer.provideMerge(CronScheduler),
   Layer.provideMerge(LoggingLive),
   Layer.provideMerge(ConfigLive)
 )
@@ -36,6 +39,7 @@ export const BrowserLive = PlaywrightBrowser.layerConfig()
 export const ScrapeCommandLive = EngineLive.pipe(
   Layer.provideMerge(StoreLive),
   Layer.provideMerge(UndiciFetcher.layer),
+  Layer.provideMerge(CronScheduler),
   Layer.provideMerge(BrowserLive),
   Layer.provideMerge(LoggingLive),
   Layer.provideMerge(ConfigLive)
@@ -45,10 +49,13 @@ export const ScrapeCommandLive = EngineLive.pipe(
 export const ProcessLive = EngineWithWorkersLive.pipe(
   Layer.provideMerge(StoreLive),
   Layer.provideMerge(UndiciFetcher.layer),
+  Layer.provideMerge(CronScheduler),
   Layer.provideMerge(BrowserLive),
   // a Chromium per browser session (POST /v2/browser), when the machine has one
   Layer.provideMerge(PlaywrightSessions.layerConfig()),
   Layer.provideMerge(BlobStores.fromConfig),
+  // monitor e-mail through GLEANER_SMTP_URL, when set
+  Layer.provideMerge(SmtpMailer.fromConfig),
   Layer.provideMerge(LoggingLive),
   Layer.provideMerge(ConfigLive)
 )

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `gleaner` command: serve the API, run workers, scrape, crawl and map, manage teams and keys,
+ * The `gleaner` command: serve the API, run workers, scrape, crawl and map, monitor pages, manage teams and keys,
  * migrate.
  */
 import { Command } from "@effect/cli"
@@ -9,6 +9,7 @@ import { Effect } from "effect"
 import { crawl, map } from "./commands/crawl.js"
 import { keys } from "./commands/keys.js"
 import { migrate } from "./commands/migrate.js"
+import { monitor } from "./commands/monitor.js"
 import { scrape } from "./commands/scrape.js"
 import { serve } from "./commands/serve.js"
 import { teams } from "./commands/teams.js"
@@ -17,7 +18,7 @@ import { version } from "./version.js"
 
 const gleaner = Command.make("gleaner").pipe(
   Command.withDescription("Gleaner: a self-hostable web data engine speaking the Firecrawl v2 API"),
-  Command.withSubcommands([serve, worker, scrape, crawl, map, keys, teams, migrate])
+  Command.withSubcommands([serve, worker, scrape, crawl, map, monitor, keys, teams, migrate])
 )
 
 Command.run(gleaner, { name: "gleaner", version })(process.argv).pipe(

@@ -10,6 +10,7 @@ import { join } from "node:path"
 import Firecrawl from "@mendable/firecrawl-js"
 import { Billing, databaseUrlOf, EngineLive, GleanerConfig, Store } from "@gleaner/core"
 import { UndiciFetcher } from "@gleaner/fetch-undici"
+import { CronScheduler } from "@gleaner/scheduler-croner"
 import { storeLayerFromUrl } from "@gleaner/store-sql"
 import { Effect, Layer, Option } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
@@ -46,6 +47,7 @@ const debit = (dataDir: string, credits: number) =>
   }).pipe(Effect.provide(EngineLive.pipe(
     Layer.provideMerge(storeLayerFromUrl(databaseUrlOf({ dataDir, databaseUrl: Option.none() }))),
     Layer.provideMerge(UndiciFetcher.layer),
+    Layer.provideMerge(CronScheduler),
     Layer.provideMerge(GleanerConfig.layer({ dataDir }))
   ))))
 
@@ -188,6 +190,34 @@ describe("gleaner serve (pnpm start)", () => {
       expect(mapped.filter((url) => /\/site\/\d+$/.test(url))).toHaveLength(40)
       const ranked = (await gleaner(["map", `${site.url}/site`, "--search", "page 7", "--limit", "1"], env)).trim()
       expect(ranked).toBe(`${site.url}/site/7`)
+    } finally {
+      await site.close()
+    }
+  }, 120_000)
+
+  it("gleaner monitor create, run (twice), list and checks", async () => {
+    const site = await startFixtureSite({ sitePages: 5, bombMegabytes: 16 })
+    try {
+      const env = { GLEANER_DATA_DIR: freshDataDir(), GLEANER_ALLOWED_NETWORKS: "127.0.0.0/8", GLEANER_JOB_POLL_MS: "50" }
+      const created = await gleanerOutput(["monitor", "create", "--name", "Fixture pages", "--cron", "0 */6 * * *", "--timezone", "Europe/Berlin",
+        "--url", `${site.url}/site/1`, "--url", `${site.url}/site/2`], env)
+      const id = created.stdout.trim()
+      expect(id).toMatch(/^[0-9a-f-]{36}$/)
+      expect(created.stderr).toContain("Monitor \"Fixture pages\" (0 */6 * * *, Europe/Berlin)")
+      expect(created.stderr).toContain("about 240 credits a month")
+
+      const first = await gleanerOutput(["monitor", "run", id], env)
+      expect(first.stdout.trim().split("\n")).toEqual([`new     ${site.url}/site/1`, `new     ${site.url}/site/2`])
+      expect(first.stderr).toMatch(/completed: 2 pages, 0 same, 0 changed, 2 new, 0 removed, 0 errors, 2 credits/)
+      const second = await gleanerOutput(["monitor", "run", id, "--quiet"], env)
+      expect(second.stdout.trim().split("\n")).toEqual([`same    ${site.url}/site/1`, `same    ${site.url}/site/2`])
+
+      const listed = await gleaner(["monitor", "list"], env)
+      expect(listed).toContain(`${id}  active  0 */6 * * * Europe/Berlin  Fixture pages  (0 changed, 0 new, 0 removed, 0 errors)`)
+      const checks = (await gleaner(["monitor", "checks", id], env)).trim().split("\n")
+      expect(checks).toHaveLength(2)
+      expect(checks[0]).toMatch(/manual\s+completed\s+0 changed, 0 new, 0 removed, 0 errors of 2$/)
+      expect(checks[1]).toMatch(/manual\s+completed\s+0 changed, 2 new, 0 removed, 0 errors of 2$/)
     } finally {
       await site.close()
     }

@@ -12,6 +12,8 @@ import {
   EngineWithWorkersLive,
   GleanerConfig,
   type GleanerSettings,
+  type MonitorCheckStatus,
+  type MonitorPageStatus,
   type Team,
   Usage,
   Accounts,
@@ -31,10 +33,15 @@ import {
   BrowserExecuteRequest,
   BrowserSessions,
   ScrapeInteract,
-  ScrapeInteractRequest
+  ScrapeInteractRequest,
+  CreateMonitorRequest,
+  Monitors,
+  UpdateMonitorRequest
 } from "@gleaner/core"
 import { PlaywrightBrowser, PlaywrightSessions } from "@gleaner/browser-playwright"
 import { UndiciFetcher } from "@gleaner/fetch-undici"
+import { SmtpMailer } from "@gleaner/mailer-smtp"
+import { CronScheduler } from "@gleaner/scheduler-croner"
 import { storeLayerFromUrl } from "@gleaner/store-sql"
 import { GleanerClientError, toClientError } from "./client-error.js"
 
@@ -64,6 +71,13 @@ const decodeMapRequest = Schema.decodeUnknown(MapRequest, { errors: "all", onExc
 const decodeBrowserCreate = Schema.decodeUnknown(BrowserCreateRequest, { errors: "all", onExcessProperty: "error" })
 const decodeBrowserExecute = Schema.decodeUnknown(BrowserExecuteRequest, { errors: "all", onExcessProperty: "error" })
 const decodeInteract = Schema.decodeUnknown(ScrapeInteractRequest, { errors: "all", onExcessProperty: "error" })
+const decodeCreateMonitor = Schema.decodeUnknown(CreateMonitorRequest, { errors: "all", onExcessProperty: "error" })
+const decodeUpdateMonitor = Schema.decodeUnknown(UpdateMonitorRequest, { errors: "all", onExcessProperty: "error" })
+
+/** The body of `POST /v2/monitor`, as the SDK's `createMonitor` takes it. */
+export type CreateMonitorOptions = Omit<typeof CreateMonitorRequest.Encoded, "origin" | "integration">
+/** The body of `PATCH /v2/monitor/:id`. */
+export type UpdateMonitorOptions = Omit<typeof UpdateMonitorRequest.Encoded, "origin" | "integration">
 
 /** How a finished-or-not job looks through the SDK (`getCrawlStatus`, `getBatchScrapeStatus`). */
 export interface JobStatus {
@@ -103,6 +117,9 @@ const makeRuntime = (settings: GleanerSettings) => {
   return ManagedRuntime.make(EngineWithWorkersLive.pipe(
     Layer.provideMerge(store),
     Layer.provideMerge(UndiciFetcher.layer),
+    Layer.provideMerge(CronScheduler),
+    // monitor e-mail through settings.smtpUrl, when set
+    Layer.provideMerge(SmtpMailer.fromConfig),
     // Chromium when the machine has one (settings.chromiumPath or the system's), else none
     Layer.provideMerge(PlaywrightBrowser.layerConfig()),
     // a Chromium per browser session, when the machine has one
@@ -372,6 +389,63 @@ export class Gleaner {
         }))
       })
     ))
+  }
+
+  /** Creates a monitor (`POST /v2/monitor`): this process's scheduler runs its checks. */
+  createMonitor(options: CreateMonitorOptions) {
+    const auth = { team: this.team, apiKeyId: null }
+    return this.run(Effect.gen(function*() {
+      const request = yield* decodeCreateMonitor(options).pipe(Effect.mapError(invalid("monitor")))
+      return yield* (yield* Monitors).create(auth, request)
+    }))
+  }
+
+  /** The team's monitors, newest first. */
+  listMonitors(options: { readonly limit?: number; readonly offset?: number } = {}) {
+    return this.run(Effect.flatMap(Monitors, (m) => m.list(this.team.id, options)))
+  }
+
+  getMonitor(id: string) {
+    return this.run(Effect.flatMap(Monitors, (m) => m.get(this.team.id, id)))
+  }
+
+  /** Changes a monitor (`PATCH`): any field of the create body, or `status: "active" | "paused"`. */
+  updateMonitor(id: string, options: UpdateMonitorOptions) {
+    const auth = { team: this.team, apiKeyId: null }
+    return this.run(Effect.gen(function*() {
+      const request = yield* decodeUpdateMonitor(options).pipe(Effect.mapError(invalid("monitor update")))
+      return yield* (yield* Monitors).update(auth, id, request)
+    }))
+  }
+
+  /** Deletes a monitor with its checks and snapshots; true once it is gone. */
+  async deleteMonitor(id: string): Promise<boolean> {
+    await this.run(Effect.flatMap(Monitors, (m) => m.remove(this.team.id, id)))
+    return true
+  }
+
+  /** Queues a check now (`POST /v2/monitor/:id/run`); the check as queued. */
+  runMonitor(id: string) {
+    const auth = { team: this.team, apiKeyId: null }
+    return this.run(Effect.flatMap(Monitors, (m) => m.run(auth, id)))
+  }
+
+  /** The monitor's checks, newest first, optionally of one status. */
+  listMonitorChecks(id: string, options: { readonly limit?: number; readonly offset?: number; readonly status?: MonitorCheckStatus } = {}) {
+    return this.run(Effect.flatMap(Monitors, (m) => m.checks(this.team.id, id, options)))
+  }
+
+  /** A check with all its pages (every page of the listing, as the SDK's auto-pagination). */
+  async getMonitorCheck(id: string, checkId: string, options: { readonly status?: MonitorPageStatus } = {}) {
+    const page = (skip: number) => this.run(Effect.flatMap(Monitors, (m) => m.check(this.team.id, id, checkId, { ...options, skip, limit: 100 })))
+    const first = await page(0)
+    const pages = [...first.detail.pages]
+    for (let next = first.nextSkip; next !== undefined;) {
+      const more = await page(next)
+      pages.push(...more.detail.pages)
+      next = more.nextSkip
+    }
+    return { ...first.detail, pages }
   }
 
   /** Stops the workers (running jobs get their grace period) and closes the store. */

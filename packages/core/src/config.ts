@@ -183,6 +183,20 @@ export const settings = {
     "How often the webhook sender looks for due deliveries (and retries), in milliseconds.",
     (n) => Config.integer(n).pipe(Config.validate({ message: "must be ≥ 10", validation: (v) => v >= 10 }), Config.withDefault(1000))
   ),
+  smtpUrl: setting(
+    "GLEANER_SMTP_URL",
+    "(none: e-mail is off)",
+    "SMTP relay for monitor e-mail: `smtp://[user:pass@]host[:port]`, or `smtps://…` for TLS.",
+    (n) =>
+      Config.option(Config.string(n).pipe(
+        Config.validate({
+          message: "GLEANER_SMTP_URL must be smtp://[user:pass@]host[:port] or smtps://…",
+          validation: (url) => URL.canParse(url) && /^smtps?:$/.test(new URL(url).protocol)
+        })
+      ))
+  ),
+  smtpFrom: setting("GLEANER_SMTP_FROM", "gleaner@localhost", "Sender address of monitor e-mail.", (n) =>
+    Config.string(n).pipe(Config.withDefault("gleaner@localhost"))),
   logLevel: setting("GLEANER_LOG_LEVEL", "info", "Minimum log level: trace, debug, info, warning, error, none.", (n) =>
     Config.literal("trace", "debug", "info", "warning", "error", "none")(n).pipe(
       Config.withDefault("info" as const),

@@ -23,6 +23,7 @@ export { makeBomb } from "./pages/large.js"
 export { buildPdf, fixturePdf, fixturePdfPages, type PdfPage } from "./pages/pdf.js"
 export { fixturePng, fixturePngBase64 } from "./pages/png.js"
 export { siteLinksOf } from "./pages/site.js"
+export { type ReceivedMail, type SmtpTestServer, startSmtpServer } from "./smtp-server.js"
 
 export interface FixtureSiteOptions {
   /** Pages of the generated `/site/{i}` graph. Default 600. */

@@ -15,6 +15,17 @@ import {
   BrowserListResponse,
   BrowserSessionParams,
   ActiveCrawlsResponse,
+  CreateMonitorRequest,
+  MonitorCheckParams,
+  MonitorCheckResponse,
+  MonitorChecksParams,
+  MonitorChecksResponse,
+  MonitorDeleteResponse,
+  MonitorListParams,
+  MonitorListResponse,
+  MonitorResponse,
+  MonitorRunResponse,
+  UpdateMonitorRequest,
   BatchScrapeRequest,
   BatchScrapeStartResponse,
   CancelResponse,
@@ -253,6 +264,53 @@ export class InteractGroup extends browserSessionGroup("interact", "interact")
   .annotateContext(OpenApi.annotations({ title: "Interact", description: "The same browser sessions under /v2/interact" }))
 {}
 
+const monitorId = HttpApiSchema.param("monitorId", Schema.String)
+const checkId = HttpApiSchema.param("checkId", Schema.String)
+
+/** Monitors (API.md §3.12): scheduled checks of pages with diffs, webhooks and e-mail. */
+export class MonitorGroup extends HttpApiGroup.make("monitor")
+  .add(
+    HttpApiEndpoint.post("create", "/monitor")
+      .setPayload(CreateMonitorRequest)
+      .addSuccess(MonitorResponse)
+      .addError(Errors.InsufficientCredits)
+      .addError(Errors.ScrapeActionsNotSupported)
+      .annotate(RateBucket, "crawl")
+  )
+  .add(HttpApiEndpoint.get("list", "/monitor").setUrlParams(MonitorListParams).addSuccess(MonitorListResponse).annotate(RateBucket, "crawlStatus"))
+  .add(HttpApiEndpoint.get("get")`/monitor/${monitorId}`.addSuccess(MonitorResponse).annotate(RateBucket, "crawlStatus"))
+  .add(
+    HttpApiEndpoint.patch("update")`/monitor/${monitorId}`
+      .setPayload(UpdateMonitorRequest)
+      .addSuccess(MonitorResponse)
+      .addError(Errors.InsufficientCredits)
+      .addError(Errors.ScrapeActionsNotSupported)
+      .annotate(RateBucket, "crawl")
+  )
+  .add(HttpApiEndpoint.del("delete")`/monitor/${monitorId}`.addSuccess(MonitorDeleteResponse).annotate(RateBucket, "crawlStatus"))
+  .add(
+    HttpApiEndpoint.post("run")`/monitor/${monitorId}/run`
+      .addSuccess(MonitorRunResponse)
+      .addError(Errors.InsufficientCredits)
+      .annotate(RateBucket, "crawl")
+  )
+  .add(
+    HttpApiEndpoint.get("checks")`/monitor/${monitorId}/checks`
+      .setUrlParams(MonitorChecksParams)
+      .addSuccess(MonitorChecksResponse)
+      .annotate(RateBucket, "crawlStatus")
+  )
+  .add(
+    HttpApiEndpoint.get("check")`/monitor/${monitorId}/checks/${checkId}`
+      .setUrlParams(MonitorCheckParams)
+      .addSuccess(MonitorCheckResponse)
+      .annotate(RateBucket, "crawlStatus")
+  )
+  .middleware(Authentication)
+  .prefix(V2)
+  .annotateContext(OpenApi.annotations({ title: "Monitor", description: "Pages checked on a schedule, with low-noise diffs, webhooks and e-mail" }))
+{}
+
 export class GleanerApi extends HttpApi.make("gleaner")
   .add(HealthGroup)
   .add(TeamGroup)
@@ -262,6 +320,7 @@ export class GleanerApi extends HttpApi.make("gleaner")
   .add(BatchScrapeGroup)
   .add(BrowserGroup)
   .add(InteractGroup)
+  .add(MonitorGroup)
   .addError(Errors.BadRequest)
   .addError(Errors.Internal)
   // what any engine call may fail with (the Fetcher's errors reach several endpoints)

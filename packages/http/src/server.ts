@@ -39,6 +39,7 @@ import { BatchScrapeLive } from "./handlers/batch-scrape.js"
 import { BrowserLive, InteractLive } from "./handlers/browser.js"
 import { CrawlLive } from "./handlers/crawl.js"
 import { MapLive } from "./handlers/map.js"
+import { MonitorLive } from "./handlers/monitor.js"
 import { ScrapeLive } from "./handlers/scrape.js"
 import { TeamLive } from "./handlers/team.js"
 
@@ -79,7 +80,7 @@ export const serveApi = <Id extends string, Groups extends HttpApiGroup.HttpApiG
 export const HttpApiLive: Layer.Layer<HttpApi.Api, never, EngineServices | GleanerConfig> = HttpApiBuilder.api(
   GleanerApi
 ).pipe(
-  Layer.provide([HealthLive, TeamLive, ScrapeLive, CrawlLive, MapLive, BatchScrapeLive, BrowserLive, InteractLive]),
+  Layer.provide([HealthLive, TeamLive, ScrapeLive, CrawlLive, MapLive, BatchScrapeLive, BrowserLive, InteractLive, MonitorLive]),
   Layer.provide(authenticationLayer(GleanerApi))
 )
 

@@ -50,7 +50,15 @@ describe("rate-limit buckets", () => {
       "POST /v2/interact": "browser",
       "GET /v2/interact": "browserExecute",
       "POST /v2/interact/:sessionId/execute": "browserExecute",
-      "DELETE /v2/interact/:sessionId": "browserExecute"
+      "DELETE /v2/interact/:sessionId": "browserExecute",
+      "POST /v2/monitor": "crawl",
+      "GET /v2/monitor": "crawlStatus",
+      "GET /v2/monitor/:monitorId": "crawlStatus",
+      "PATCH /v2/monitor/:monitorId": "crawl",
+      "DELETE /v2/monitor/:monitorId": "crawlStatus",
+      "POST /v2/monitor/:monitorId/run": "crawl",
+      "GET /v2/monitor/:monitorId/checks": "crawlStatus",
+      "GET /v2/monitor/:monitorId/checks/:checkId": "crawlStatus"
     })
   })
 

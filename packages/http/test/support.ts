@@ -17,6 +17,7 @@ import {
 } from "@gleaner/core"
 import { HttpAppLive } from "@gleaner/http"
 import { UndiciFetcher } from "@gleaner/fetch-undici"
+import { CronScheduler } from "@gleaner/scheduler-croner"
 import { SqliteStore } from "@gleaner/store-sql"
 import { Context, Effect, Layer, Logger, LogLevel, Option, Schema } from "effect"
 
@@ -25,6 +26,7 @@ export const engineLayer = (settings: Partial<GleanerSettings> = {}) =>
   EngineLive.pipe(
     Layer.provideMerge(SqliteStore.layer({ filename: ":memory:" })),
     Layer.provideMerge(UndiciFetcher.layer),
+    Layer.provideMerge(CronScheduler),
     Layer.provideMerge(GleanerConfig.layer(settings))
   )
 
@@ -33,6 +35,7 @@ export const engineWithWorkersLayer = (settings: Partial<GleanerSettings> = {}) 
   EngineWithWorkersLive.pipe(
     Layer.provideMerge(SqliteStore.layer({ filename: ":memory:" })),
     Layer.provideMerge(UndiciFetcher.layer),
+    Layer.provideMerge(CronScheduler),
     Layer.provideMerge(GleanerConfig.layer({ pollMs: 50, ...settings }))
   )
 
@@ -106,7 +109,7 @@ const parse = (text: string): unknown => {
 }
 
 /** Sends a request and never fails on a status: the test looks at what a user would see. */
-export const call = (method: "GET" | "POST" | "PUT" | "DELETE" | "OPTIONS", path: string, options: CallOptions = {}) =>
+export const call = (method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", path: string, options: CallOptions = {}) =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     let request = HttpClientRequest.make(method)(path).pipe(

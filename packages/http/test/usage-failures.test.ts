@@ -3,6 +3,7 @@
  * upstream's 404, a broken database is upstream's 500 with an error id that is in the logs.
  */
 import { UndiciFetcher } from "@gleaner/fetch-undici"
+import { CronScheduler } from "@gleaner/scheduler-croner"
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, layer } from "@effect/vitest"
 import { EngineLive, GleanerConfig, messages, Store } from "@gleaner/core"
@@ -43,6 +44,7 @@ const serverOn = <E>(store: Layer.Layer<Store, E>) =>
     Layer.provideMerge(EngineLive),
     Layer.provideMerge(store),
     Layer.provideMerge(UndiciFetcher.layer),
+    Layer.provideMerge(CronScheduler),
     Layer.provideMerge(GleanerConfig.layer({ defaultPlan: "free" })),
     Layer.provide(CaptureErrorIds),
     Layer.provide(QuietLogs)

@@ -25,7 +25,14 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler
 } from "kysely"
-import type { JobPageStatus, JobStatus, WebhookDeliveryStatus } from "@gleaner/core"
+import type {
+  JobPageStatus,
+  JobStatus,
+  MonitorCheckRecord,
+  MonitorCheckStatus,
+  MonitorPageStatus,
+  WebhookDeliveryStatus
+} from "@gleaner/core"
 
 /** Epoch milliseconds: BIGINT on Postgres (read back as a string), INTEGER on SQLite. */
 type Millis = ColumnType<number | string, number, number>
@@ -199,6 +206,75 @@ export interface ScheduledRunsTable {
   readonly claimed_at: Millis
 }
 
+export interface MonitorsTable {
+  readonly id: string
+  readonly team_id: string
+  readonly api_key_id: string | null
+  readonly name: string
+  readonly status: "active" | "paused"
+  readonly cron: string
+  readonly timezone: string
+  readonly spec: string
+  readonly retention_days: number
+  readonly next_run_at: NullableMillis
+  readonly last_run_at: NullableMillis
+  readonly current_check_id: string | null
+  readonly last_check_summary: string | null
+  readonly created_at: Millis
+  readonly updated_at: Millis
+}
+
+export interface MonitorChecksTable {
+  readonly id: string
+  readonly monitor_id: string
+  readonly team_id: string
+  readonly status: MonitorCheckStatus
+  readonly trigger: "scheduled" | "manual"
+  readonly scheduled_for: NullableMillis
+  readonly started_at: NullableMillis
+  readonly finished_at: NullableMillis
+  readonly estimated_credits: number | null
+  readonly reserved_credits: number | null
+  readonly actual_credits: number | null
+  readonly billing_status: MonitorCheckRecord["billingStatus"]
+  readonly summary: string
+  readonly target_results: string
+  readonly notification_status: string | null
+  readonly error: string | null
+  readonly created_at: Millis
+  readonly updated_at: Millis
+}
+
+export interface MonitorCheckPagesTable {
+  readonly id: string
+  readonly check_id: string
+  readonly monitor_id: string
+  readonly team_id: string
+  readonly target_id: string
+  readonly url: string
+  readonly status: MonitorPageStatus
+  readonly previous_scrape_id: string | null
+  readonly current_scrape_id: string | null
+  readonly status_code: number | null
+  readonly error: string | null
+  readonly metadata: string | null
+  readonly judgment: string | null
+  readonly diff: string | null
+  readonly snapshot: string | null
+  readonly created_at: Millis
+}
+
+export interface MonitorSnapshotsTable {
+  readonly monitor_id: string
+  readonly url: string
+  readonly team_id: string
+  readonly target_id: string
+  readonly markdown: string
+  readonly json: string | null
+  readonly scrape_id: string
+  readonly scraped_at: Millis
+}
+
 export interface Database {
   readonly browser_profiles: BrowserProfilesTable
   readonly browser_sessions: BrowserSessionsTable
@@ -214,6 +290,10 @@ export interface Database {
   readonly rate_limits: RateLimitsTable
   readonly scheduled_runs: ScheduledRunsTable
   readonly jobs: JobsTable
+  readonly monitors: MonitorsTable
+  readonly monitor_checks: MonitorChecksTable
+  readonly monitor_check_pages: MonitorCheckPagesTable
+  readonly monitor_snapshots: MonitorSnapshotsTable
   readonly webhook_outbox: WebhookOutboxTable
 }
 

@@ -20,6 +20,7 @@ import { makeBrowserProfiles } from "./browser-profiles.js"
 import { makeJobPages } from "./job-pages.js"
 import { makeJobs } from "./jobs.js"
 import { makeLedger } from "./ledger.js"
+import { makeMonitorChecks, makeMonitors, makeMonitorSnapshots } from "./monitors.js"
 import { makeDocuments, makePageCache, makeSnapshots } from "./pages.js"
 import { migrationName, migrationsLoader } from "./migrations.js"
 import { makeRateLimits } from "./rate-limits.js"
@@ -44,6 +45,9 @@ const storeOn = (dialect: Dialect): Layer.Layer<Store, never, SqlClient.SqlClien
         idempotencyKeys: makeIdempotencyKeys(db),
         browserProfiles: makeBrowserProfiles(db),
         scheduledRuns: makeScheduledRuns(db),
+        monitors: makeMonitors(db),
+        monitorChecks: makeMonitorChecks(db),
+        monitorSnapshots: makeMonitorSnapshots(db),
         documents: makeDocuments(db),
         pageCache: makePageCache(db),
         snapshots: makeSnapshots(db),

@@ -262,6 +262,90 @@ const scheduledRuns = Effect.gen(function*() {
   yield* sql`CREATE INDEX scheduled_runs_run_at_idx ON scheduled_runs (run_at)`
 })
 
+/**
+ * Monitors, their checks, each check's pages and the snapshots checks compare with. JSON columns
+ * (spec, summaries, diffs) are TEXT, decoded by core; deleting a monitor deletes the rest.
+ */
+const monitors = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const ms = sql.literal(sql.onDialectOrElse({ pg: () => "BIGINT", orElse: () => "INTEGER" }))
+  yield* sql`CREATE TABLE monitors (
+    id TEXT PRIMARY KEY,
+    team_id TEXT NOT NULL REFERENCES teams (id),
+    api_key_id TEXT,
+    name TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('active', 'paused')),
+    cron TEXT NOT NULL,
+    timezone TEXT NOT NULL,
+    spec TEXT NOT NULL,
+    retention_days INTEGER NOT NULL,
+    next_run_at ${ms},
+    last_run_at ${ms},
+    current_check_id TEXT,
+    last_check_summary TEXT,
+    created_at ${ms} NOT NULL,
+    updated_at ${ms} NOT NULL
+  )`
+  yield* sql`CREATE INDEX monitors_team_idx ON monitors (team_id, created_at)`
+  yield* sql`CREATE INDEX monitors_status_idx ON monitors (status)`
+
+  yield* sql`CREATE TABLE monitor_checks (
+    id TEXT PRIMARY KEY,
+    monitor_id TEXT NOT NULL REFERENCES monitors (id) ON DELETE CASCADE,
+    team_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    "trigger" TEXT NOT NULL,
+    scheduled_for ${ms},
+    started_at ${ms},
+    finished_at ${ms},
+    estimated_credits INTEGER,
+    reserved_credits INTEGER,
+    actual_credits INTEGER,
+    billing_status TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    target_results TEXT NOT NULL,
+    notification_status TEXT,
+    error TEXT,
+    created_at ${ms} NOT NULL,
+    updated_at ${ms} NOT NULL
+  )`
+  yield* sql`CREATE INDEX monitor_checks_monitor_idx ON monitor_checks (monitor_id, created_at)`
+
+  yield* sql`CREATE TABLE monitor_check_pages (
+    id TEXT PRIMARY KEY,
+    check_id TEXT NOT NULL REFERENCES monitor_checks (id) ON DELETE CASCADE,
+    monitor_id TEXT NOT NULL,
+    team_id TEXT NOT NULL,
+    target_id TEXT NOT NULL,
+    url TEXT NOT NULL,
+    status TEXT NOT NULL,
+    previous_scrape_id TEXT,
+    current_scrape_id TEXT,
+    status_code INTEGER,
+    error TEXT,
+    metadata TEXT,
+    judgment TEXT,
+    diff TEXT,
+    snapshot TEXT,
+    created_at ${ms} NOT NULL,
+    UNIQUE (check_id, url)
+  )`
+  yield* sql`CREATE INDEX monitor_check_pages_order_idx ON monitor_check_pages (check_id, created_at, id)`
+
+  yield* sql`CREATE TABLE monitor_snapshots (
+    monitor_id TEXT NOT NULL REFERENCES monitors (id) ON DELETE CASCADE,
+    url TEXT NOT NULL,
+    team_id TEXT NOT NULL,
+    target_id TEXT NOT NULL,
+    markdown TEXT NOT NULL,
+    json TEXT,
+    scrape_id TEXT NOT NULL,
+    scraped_at ${ms} NOT NULL,
+    PRIMARY KEY (monitor_id, url)
+  )`
+  yield* sql`CREATE INDEX monitor_snapshots_target_idx ON monitor_snapshots (monitor_id, target_id)`
+})
+
 /** Every migration, keyed `NNNN_name`; the number is the id the Migrator records. */
 export const migrations = {
   "0001_foundation": foundation,
@@ -273,7 +357,8 @@ export const migrations = {
   "0007_browser_sessions": browserSessions,
   "0008_document_replay": documentReplay,
   "0009_browser_profiles": browserProfiles,
-  "0010_scheduled_runs": scheduledRuns
+  "0010_scheduled_runs": scheduledRuns,
+  "0011_monitors": monitors
 } as const
 
 export const migrationsLoader: Migrator.Loader = Migrator.fromRecord(migrations)

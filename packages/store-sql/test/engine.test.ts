@@ -18,11 +18,13 @@ import {
 } from "@gleaner/core"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { UndiciFetcher } from "@gleaner/fetch-undici"
+import { CronScheduler } from "@gleaner/scheduler-croner"
 import { SqliteStore } from "../src/index.js"
 
 const engine = EngineLive.pipe(
   Layer.provideMerge(SqliteStore.layer({ filename: ":memory:" })),
   Layer.provideMerge(UndiciFetcher.layer),
+  Layer.provideMerge(CronScheduler),
   Layer.provideMerge(GleanerConfig.layer())
 )
 

@@ -34,7 +34,7 @@ layer(env)("retention sweep", (it) => {
 
       yield* TestClock.setTime(8 * day)
       const swept = yield* sweepExpired
-      assert.deepStrictEqual(swept, { jobs: 1, documents: 1, files: 1 })
+      assert.deepStrictEqual(swept, { jobs: 1, documents: 1, files: 1, checks: 0 })
       assert.isTrue((yield* blobs.get(oldFile))._tag === "None")
       assert.isTrue((yield* blobs.get(recentFile))._tag === "Some")
       assert.isTrue((yield* store.jobs.get(team.id, old.id))._tag === "None")

@@ -2,20 +2,18 @@
  * The ScheduleRunner on the croner Scheduler and a real store, with time driven by TestClock:
  * runs fire at their exact UTC instants through Berlin's 2027 DST changes, and two runners
  * sharing one database (a SQLite file, Postgres) fire each run exactly once between them.
- *
- * The driver moves the TestClock from one runner wake-up to the next, and before each move waits
- * (in real time, briefly) until every runner is asleep again: database calls are real I/O, so a
- * big single jump could pass instants before a runner has looked at the clock.
+ * Time moves wake-up by wake-up (clock-driver.ts).
  */
 import { assert, describe, it } from "@effect/vitest"
 import { type ScheduledRun, runSchedules, Store, type WatchedSchedule } from "@gleaner/core"
 import { CronScheduler } from "@gleaner/scheduler-croner"
-import { Chunk, Context, Effect, Layer, Ref, TestClock, TestContext } from "effect"
+import { Context, Effect, Layer, Ref, TestClock, TestContext } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll } from "vitest"
 import { PostgresStore, SqliteStore } from "../src/index.js"
+import { driveUntil } from "./clock-driver.js"
 import { scopedDatabase } from "./postgres-fixtures.js"
 
 const directory = mkdtempSync(join(tmpdir(), "gleaner-schedules-"))
@@ -26,29 +24,6 @@ const berlinClock = new Intl.DateTimeFormat("en-GB", {
   timeZone: "Europe/Berlin", hour: "2-digit", minute: "2-digit", timeZoneName: "short", hourCycle: "h23"
 })
 const berlin = (ms: number) => berlinClock.format(ms)
-
-const realPause = Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 1)))
-
-/** Waits until `runners` sleeps are pending in the future: every runner is asleep again. */
-const settled = (runners: number) =>
-  Effect.gen(function*() {
-    for (;;) {
-      const now = yield* TestClock.currentTimeMillis
-      const pending = Chunk.filter(yield* TestClock.sleeps(), (at) => at > now)
-      if (Chunk.size(pending) >= runners) return Chunk.reduce(pending, Number.POSITIVE_INFINITY, (min, at) => Math.min(min, at))
-      yield* realPause
-    }
-  })
-
-/** Moves the TestClock wake-up by wake-up until `endMs`, letting the runners act at each. */
-const driveUntil = (endMs: number, runners: number) =>
-  Effect.gen(function*() {
-    for (;;) {
-      const next = yield* settled(runners)
-      if (next > endMs) return
-      yield* TestClock.setTime(next)
-    }
-  })
 
 type Fired = ScheduledRun & { readonly runner: string }
 

@@ -12,6 +12,7 @@ import { makeTeam, T0, uid } from "./contract-fixtures.js"
 import { jobsContract } from "./job-contract.js"
 import { jobPagesContract } from "./job-pages-contract.js"
 import { pagesContract } from "./pages-contract.js"
+import { monitorsContract } from "./monitors-contract.js"
 import { scheduledRunsContract } from "./scheduled-runs-contract.js"
 import { webhooksContract } from "./webhooks-contract.js"
 
@@ -162,4 +163,5 @@ export const storeContract = (name: string, makeLayer: () => Layer.Layer<Store, 
     browserSessionsContract(it)
     browserProfilesContract(it)
     scheduledRunsContract(it)
+    monitorsContract(it)
   })

@@ -239,6 +239,124 @@ export interface NewWebhookDelivery {
   readonly createdAt: number
 }
 
+/** A monitor (API.md §3.12): a schedule, targets and notification settings, per team. */
+export type MonitorStatus = "active" | "paused"
+
+export interface MonitorRecord {
+  readonly id: string
+  readonly teamId: string
+  /** The key that created it (its checks are billed to it); null when made in-process without one. */
+  readonly apiKeyId: string | null
+  readonly name: string
+  readonly status: MonitorStatus
+  readonly cron: string
+  readonly timezone: string
+  /** JSON of the rest of the definition (targets, webhook, notification, goal, judge, exclusions), decoded by core. */
+  readonly spec: string
+  readonly retentionDays: number
+  readonly nextRunAt: number | null
+  readonly lastRunAt: number | null
+  /** The check in progress (queued or running); at most one per monitor. */
+  readonly currentCheckId: string | null
+  /** JSON of the last finished check's summary. */
+  readonly lastCheckSummary: string | null
+  readonly createdAt: number
+  readonly updatedAt: number
+}
+
+export interface MonitorChanges {
+  readonly name?: string
+  readonly status?: MonitorStatus
+  readonly cron?: string
+  readonly timezone?: string
+  readonly spec?: string
+  readonly retentionDays?: number
+  readonly nextRunAt?: number | null
+  readonly updatedAt: number
+}
+
+export type MonitorCheckStatus = "queued" | "running" | "completed" | "failed" | "partial" | "skipped_overlap" | "skipped_no_credits"
+
+export interface MonitorCheckRecord {
+  readonly id: string
+  readonly monitorId: string
+  readonly teamId: string
+  readonly status: MonitorCheckStatus
+  readonly trigger: "scheduled" | "manual"
+  readonly scheduledFor: number | null
+  readonly startedAt: number | null
+  readonly finishedAt: number | null
+  readonly estimatedCredits: number | null
+  readonly reservedCredits: number | null
+  readonly actualCredits: number | null
+  readonly billingStatus: "not_applicable" | "reserved" | "confirmed" | "released" | "failed"
+  /** JSON `{totalPages, same, changed, new, removed, error}`. */
+  readonly summary: string
+  /** JSON array of per-target results. */
+  readonly targetResults: string
+  /** JSON of what was notified (webhook, e-mail), or null before notifications. */
+  readonly notificationStatus: string | null
+  readonly error: string | null
+  readonly createdAt: number
+  readonly updatedAt: number
+}
+
+export interface MonitorCheckChanges {
+  readonly status?: MonitorCheckStatus
+  readonly startedAt?: number | null
+  readonly finishedAt?: number | null
+  readonly estimatedCredits?: number | null
+  readonly reservedCredits?: number | null
+  readonly actualCredits?: number | null
+  readonly billingStatus?: MonitorCheckRecord["billingStatus"]
+  readonly summary?: string
+  readonly targetResults?: string
+  readonly notificationStatus?: string | null
+  readonly error?: string | null
+  readonly updatedAt: number
+}
+
+export type MonitorPageStatus = "same" | "new" | "changed" | "removed" | "error"
+
+/** One page's outcome in one check. Unique per (check, url). */
+export interface MonitorCheckPageRecord {
+  readonly id: string
+  readonly checkId: string
+  readonly monitorId: string
+  readonly teamId: string
+  readonly targetId: string
+  readonly url: string
+  readonly status: MonitorPageStatus
+  readonly previousScrapeId: string | null
+  readonly currentScrapeId: string | null
+  readonly statusCode: number | null
+  readonly error: string | null
+  /** JSON of the page's metadata, or null. */
+  readonly metadata: string | null
+  /** JSON of the judgment, or null. */
+  readonly judgment: string | null
+  /** JSON `{text?, json?}`, or null when nothing changed. */
+  readonly diff: string | null
+  /** JSON `{json}` of the extracted JSON (json-mode monitors), or null. */
+  readonly snapshot: string | null
+  readonly createdAt: number
+}
+
+/** The last content a monitor saw of a URL: what the next check compares with. Unique per (monitor, url). */
+export interface MonitorSnapshot {
+  readonly monitorId: string
+  readonly teamId: string
+  readonly targetId: string
+  readonly url: string
+  /** The page's markdown as scraped (normalised again at every comparison). */
+  readonly markdown: string
+  /** JSON of the extracted JSON, or null. */
+  readonly json: string | null
+  /** The scrape that produced it (a check page's `currentScrapeId`). */
+  readonly scrapeId: string
+  readonly scrapedAt: number
+}
+
 /** A browser session's record (the browser itself lives in the process that created it). */
 export interface BrowserSessionRecord {
   readonly id: string
@@ -382,6 +500,70 @@ export interface StoreService {
     readonly claim: (scheduleKey: string, runAtMs: number, claimer: string, now: number) => Effect.Effect<boolean>
     /** Deletes claims of runs due before `before`; how many. */
     readonly purge: (before: number) => Effect.Effect<number>
+  }
+  /**
+   * Monitors, their checks, the pages of each check and the snapshots checks compare with.
+   * Deleting a monitor deletes all of these.
+   */
+  readonly monitors: {
+    readonly insert: (monitor: MonitorRecord) => Effect.Effect<void>
+    readonly get: (teamId: string, id: string) => Effect.Effect<Option.Option<MonitorRecord>>
+    /** The team's monitors, newest first. */
+    readonly list: (teamId: string, page: { readonly limit: number; readonly offset: number }) => Effect.Effect<ReadonlyArray<MonitorRecord>>
+    /** Active monitors of every team (what the scheduler watches). */
+    readonly active: () => Effect.Effect<ReadonlyArray<MonitorRecord>>
+    /** The changed monitor, or None when the team has no such monitor. */
+    readonly update: (teamId: string, id: string, changes: MonitorChanges) => Effect.Effect<Option.Option<MonitorRecord>>
+    /** Deletes the monitor with its checks, check pages and snapshots; false when there was none. */
+    readonly delete: (teamId: string, id: string) => Effect.Effect<boolean>
+    /**
+     * Makes `checkId` the monitor's current check when it has none; false (nothing written) when
+     * a check is already current. Of concurrent callers exactly one wins.
+     */
+    readonly beginCheck: (id: string, checkId: string, now: number) => Effect.Effect<boolean>
+    /**
+     * Clears the current check if it is `checkId` and records the finished check: `lastRunAt`
+     * and `lastCheckSummary` (JSON). False when `checkId` was not current.
+     */
+    readonly endCheck: (
+      id: string,
+      checkId: string,
+      outcome: { readonly lastRunAt: number; readonly lastCheckSummary: string | null; readonly now: number }
+    ) => Effect.Effect<boolean>
+    /** Records the next scheduled run (null when none). */
+    readonly setNextRunAt: (id: string, nextRunAt: number | null) => Effect.Effect<void>
+  }
+  readonly monitorChecks: {
+    readonly insert: (check: MonitorCheckRecord) => Effect.Effect<void>
+    readonly get: (teamId: string, monitorId: string, id: string) => Effect.Effect<Option.Option<MonitorCheckRecord>>
+    /** The monitor's checks, newest first, optionally of one status. */
+    readonly list: (
+      teamId: string,
+      monitorId: string,
+      filter: { readonly limit: number; readonly offset: number; readonly status?: MonitorCheckStatus }
+    ) => Effect.Effect<ReadonlyArray<MonitorCheckRecord>>
+    /** None when there is no such check. */
+    readonly update: (id: string, changes: MonitorCheckChanges) => Effect.Effect<Option.Option<MonitorCheckRecord>>
+    /** Adds a page outcome; a second one for the same (check, url) replaces the first. */
+    readonly putPage: (page: MonitorCheckPageRecord) => Effect.Effect<void>
+    /** The check's pages in the order they were written (createdAt, then id), optionally of one status. */
+    readonly pages: (
+      checkId: string,
+      filter: { readonly limit: number; readonly skip: number; readonly status?: MonitorPageStatus }
+    ) => Effect.Effect<ReadonlyArray<MonitorCheckPageRecord>>
+    /**
+     * Deletes checks (with their pages) created, and snapshots taken, more than their monitor's
+     * `retentionDays` before `now`; how many checks.
+     */
+    readonly purgeExpired: (now: number) => Effect.Effect<number>
+  }
+  readonly monitorSnapshots: {
+    readonly get: (monitorId: string, url: string) => Effect.Effect<Option.Option<MonitorSnapshot>>
+    /** Replaces the snapshot of (monitor, url). */
+    readonly put: (snapshot: MonitorSnapshot) => Effect.Effect<void>
+    /** Every snapshot of one target of the monitor (to find pages a crawl no longer finds). */
+    readonly ofTarget: (monitorId: string, targetId: string) => Effect.Effect<ReadonlyArray<MonitorSnapshot>>
+    readonly delete: (monitorId: string, url: string) => Effect.Effect<void>
   }
   readonly webhooks: {
     readonly enqueue: (delivery: NewWebhookDelivery) => Effect.Effect<WebhookDelivery>
