@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Gleaner, GleanerClientError } from "@gleaner/client"
 import { type SmtpTestServer, startSmtpServer } from "@gleaner/fixture-site"
 import { Option } from "effect"
+import { randomBytes, randomUUID } from "node:crypto"
 import { createServer, type Server } from "node:http"
 
 const pages: Record<string, string> = {}
@@ -105,6 +106,46 @@ describe("monitors in-process", () => {
     expect(checks.map((c) => c.id)).toEqual([third.id, second.id, first.id])
     expect((await gleaner.listMonitorChecks(monitor.id, { status: "failed" }))).toEqual([])
     expect((await gleaner.listMonitors()).map((m) => m.id)).toContain(monitor.id)
+  })
+
+  it("a page whose only differences are noise is never `changed` over 20 checks", async () => {
+    let served = 0
+    // every request renders new tokens, timestamps and cache-busters; the content stays the same
+    const noisy = () => {
+      served += 1
+      const token = randomBytes(24).toString("base64url")
+      const epoch = Date.now() + served
+      return `<html><head><title>Plans</title><link rel="stylesheet" href="/style.${randomBytes(5).toString("hex")}.css"></head><body>
+        <header><a href="/?utm_source=mail&utm_campaign=${served}">Home</a> <a href="/account;jsessionid=${randomBytes(16).toString("hex").toUpperCase()}">Account</a></header>
+        <main><h1>Plans</h1>
+          <p>The Team plan costs $49 a month and includes 5 seats.</p>
+          <p><img src="/chart.png?v=${epoch}" alt="Usage chart"> <a href="/pricing.pdf?cb=${epoch}&fbclid=${token}">Download the price list</a></p>
+          <form action="/subscribe?csrf_token=${token}"><button>Subscribe</button></form>
+          <p>Request ${randomUUID()} served in ${served % 7} ms.</p>
+          <div class="freshness">Updated ${new Date(epoch).toUTCString()} (${served} views)</div>
+          <p><a href="/checkout?plan=team&session_id=${token}">Buy now</a></p>
+        </main></body></html>`
+    }
+    const dynamic = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(noisy()))
+    await new Promise<void>((resolve) => dynamic.listen(0, "127.0.0.1", resolve))
+    const address = dynamic.address()
+    const url = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/plans`
+    try {
+      const monitor = await gleaner.createMonitor({
+        name: "Noisy plans",
+        schedule: { cron: "0 0 * * *" },
+        targets: [{ type: "scrape", urls: [url] }],
+        ignore: { selectors: [".freshness"], patterns: ["^Request .* served in \\d+ ms\\.$"] }
+      })
+      const results: Array<string> = []
+      for (let i = 0; i < 21; i++) results.push((await checkNow(monitor.id)).pages[0]?.status ?? "none")
+      expect(results[0]).toBe("new")
+      expect(results.slice(1)).toEqual(Array.from({ length: 20 }, () => "same"))
+      expect(served).toBe(21)
+      await gleaner.deleteMonitor(monitor.id)
+    } finally {
+      await new Promise((resolve) => dynamic.close(resolve))
+    }
   })
 
   it("updates, pauses and deletes; bad input and unknown ids are refused", async () => {

@@ -43,8 +43,9 @@ describe("dependency rules", () => {
       file.includes("/transform/") && (ioModule.test(s) || (s.startsWith("../") && !pureSiblings.test(s))))).toEqual([])
   })
 
-  it("storage adapters import only the core among workspace packages", () => {
-    const adapters = readdirSync(packagesDir).filter((p) => p.startsWith("store-") || p.startsWith("browser-"))
+  it("port adapters (store, browser, fetch, scheduler, mailer) import only the core among workspace packages", () => {
+    const adapters = readdirSync(packagesDir).filter((p) => /^(store|browser|fetch|scheduler|mailer)-/.test(p))
+    expect(adapters.length).toBeGreaterThanOrEqual(5)
     for (const pkg of adapters) {
       expect(violations(pkg, (s) => s.startsWith("@gleaner/") && s !== "@gleaner/core")).toEqual([])
     }

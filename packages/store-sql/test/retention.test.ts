@@ -1,7 +1,8 @@
 /**
  * Retention over a real store: one sweep deletes settled jobs older than the retention period
  * with their pages, stored scrape documents past their expiry and files of days older than the
- * period; running and recent jobs, and recent files, stay.
+ * period, and monitor checks older than their monitor's retentionDays; running and recent jobs,
+ * recent files and checks of monitors that keep them longer, stay.
  */
 import { assert, layer } from "@effect/vitest"
 import { BlobStore, BlobStores, GleanerConfig, Store, sweepExpired } from "@gleaner/core"
@@ -25,6 +26,22 @@ layer(env)("retention sweep", (it) => {
       yield* store.jobs.cancel(team.id, old.id, 1)
       yield* store.jobs.cancel(team.id, recent.id, 6 * day + 1)
       yield* store.documents.put({ id: uid(), teamId: team.id, sourceUrl: "https://x.test", document: "{}", auditMetadata: null, replay: null, createdAt: 0, expiresAt: 7 * day })
+      // monitors keep checks for their own retentionDays: 1 day here, 30 there
+      const monitor = (retentionDays: number) => ({
+        id: uid(), teamId: team.id, apiKeyId: null, name: "m", status: "active" as const, cron: "0 * * * *", timezone: "UTC", spec: "{}",
+        retentionDays, nextRunAt: null, lastRunAt: null, currentCheckId: null, lastCheckSummary: null, createdAt: 0, updatedAt: 0
+      })
+      const shortLived = monitor(1)
+      const longLived = monitor(30)
+      const check = (monitorId: string) => ({
+        id: uid(), monitorId, teamId: team.id, status: "completed" as const, trigger: "manual" as const, scheduledFor: null, startedAt: null,
+        finishedAt: null, estimatedCredits: null, reservedCredits: null, actualCredits: null, billingStatus: "confirmed" as const,
+        summary: "{}", targetResults: "[]", notificationStatus: null, error: null, createdAt: 6 * day, updatedAt: 6 * day
+      })
+      const expiredCheck = check(shortLived.id)
+      const keptCheck = check(longLived.id)
+      for (const m of [shortLived, longLived]) yield* store.monitors.insert(m)
+      for (const c of [expiredCheck, keptCheck]) yield* store.monitorChecks.insert(c)
 
       const blobs = yield* BlobStore
       const png = { bytes: new Uint8Array([1]), contentType: "image/png" } as const
@@ -34,7 +51,9 @@ layer(env)("retention sweep", (it) => {
 
       yield* TestClock.setTime(8 * day)
       const swept = yield* sweepExpired
-      assert.deepStrictEqual(swept, { jobs: 1, documents: 1, files: 1, checks: 0 })
+      assert.deepStrictEqual(swept, { jobs: 1, documents: 1, files: 1, checks: 1 })
+      assert.isTrue((yield* store.monitorChecks.get(team.id, shortLived.id, expiredCheck.id))._tag === "None")
+      assert.isTrue((yield* store.monitorChecks.get(team.id, longLived.id, keptCheck.id))._tag === "Some")
       assert.isTrue((yield* blobs.get(oldFile))._tag === "None")
       assert.isTrue((yield* blobs.get(recentFile))._tag === "Some")
       assert.isTrue((yield* store.jobs.get(team.id, old.id))._tag === "None")
