@@ -89,5 +89,17 @@ const nextRun = (cron: string, timezone: string, afterMs: number): Effect.Effect
     onRight: (job) => Effect.sync(() => next(job, afterMs))
   })
 
+/** Runs in (fromMs, toMs], up to `max`, on one parse of the expression. */
+const countRuns = (cron: string, timezone: string, fromMs: number, toMs: number, max: number): Effect.Effect<number> =>
+  Either.match(parse(cron, timezone), {
+    onLeft: (error) => Effect.die(error),
+    onRight: (job) =>
+      Effect.sync(() => {
+        let count = 0
+        for (let at = next(job, fromMs); Option.isSome(at) && at.value <= toMs && count < max; at = next(job, at.value)) count += 1
+        return count
+      })
+  })
+
 /** The Scheduler port computed with croner. */
-export const CronScheduler: Layer.Layer<Scheduler> = Layer.succeed(Scheduler, Scheduler.of({ validate, nextRun }))
+export const CronScheduler: Layer.Layer<Scheduler> = Layer.succeed(Scheduler, Scheduler.of({ validate, nextRun, countRuns }))

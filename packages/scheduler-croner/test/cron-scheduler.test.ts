@@ -3,7 +3,7 @@
  * strictly after the given instant, in the zone, through both DST changes of 2027 in Berlin.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Scheduler } from "@gleaner/core"
+import { runsPerMonth, Scheduler } from "@gleaner/core"
 import { Effect, Option } from "effect"
 import { CronScheduler } from "../src/index.js"
 
@@ -142,6 +142,30 @@ describe("CronScheduler", () => {
         const scheduler = yield* Scheduler
         const exit = yield* Effect.exit(scheduler.nextRun("61 * * * *", "UTC", 0))
         assert.isTrue(exit._tag === "Failure")
+      }).pipe(Effect.provide(CronScheduler)))
+  })
+
+  describe("runs in a month", () => {
+    it.effect("countRuns counts the runs in (from, to] up to a cap", () =>
+      Effect.gen(function*() {
+        const scheduler = yield* Scheduler
+        const day = utc("2027-01-04T00:00:00Z")
+        assert.strictEqual(yield* scheduler.countRuns("*/15 * * * *", "UTC", day, day + 3_600_000, 100), 4)
+        assert.strictEqual(yield* scheduler.countRuns("* * * * *", "UTC", day, day + 86_400_000, 50), 50)
+      }).pipe(Effect.provide(CronScheduler)))
+
+    it.effect("runsPerMonth is exact for hourly patterns, weekday rules and busy schedules", () =>
+      Effect.gen(function*() {
+        const scheduler = yield* Scheduler
+        // Monday 4 January 2027, 00:00 UTC; 30 days later is Wednesday 3 February
+        const from = utc("2027-01-04T00:00:00Z")
+        const count = (cron: string, timezone = "UTC") => runsPerMonth(scheduler, cron, timezone, from)
+        assert.strictEqual(yield* count("0 */6 * * *", "Europe/Berlin"), 120)
+        assert.strictEqual(yield* count("* * * * *", "Europe/Berlin"), 43_200)
+        // 22 weekdays in the 30 days × 9 business hours × 12 runs an hour
+        assert.strictEqual(yield* count("*/5 9-17 * * 1-5"), 22 * 9 * 12)
+        assert.strictEqual(yield* count("30 9 1 * *"), 1)
+        assert.strictEqual(yield* count("@daily"), 30)
       }).pipe(Effect.provide(CronScheduler)))
   })
 })

@@ -71,19 +71,25 @@ export const checkIgnore = (ignore: MonitorIgnore | null | undefined) => {
   return compiled.ok ? Either.right(compiled.rules) : Either.left(bad(["ignore", "patterns", compiled.index], compiled.message))
 }
 
-/** Runs of the schedule in the 30 days after `fromMs` (at most one a minute, so at most 43 200). */
+const HOUR_MS = 3_600_000
+const MONTH_MS = 30 * 86_400_000
+
+/**
+ * Runs of the schedule in the 30 days after `fromMs`. Counting every run of a busy schedule
+ * would take seconds (croner needs ~70 µs a run in a time zone), so a five-field expression is
+ * counted as (its minutes in an hour) × (the hours it fires in): the minute field is the same in
+ * every hour, and the hours are at most 720. Nicknames (`@hourly`, …) fire at most hourly and are
+ * counted run by run. Around a DST change the count may be off by the runs of one hour.
+ */
 export const runsPerMonth = (scheduler: Scheduler["Type"], cron: string, timezone: string, fromMs: number) =>
   Effect.gen(function*() {
-    const end = fromMs + 30 * 86_400_000
-    let at = fromMs
-    let runs = 0
-    while (runs < 43_200) {
-      const next = yield* scheduler.nextRun(cron, timezone, at)
-      if (next._tag === "None" || next.value > end) break
-      runs += 1
-      at = next.value
-    }
-    return runs
+    const fields = cron.trim().split(/\s+/)
+    const [minutes, ...rest] = fields
+    if (fields.length !== 5 || minutes === undefined) return yield* scheduler.countRuns(cron, timezone, fromMs, fromMs + MONTH_MS, 1_000)
+    const hourStart = Date.UTC(2000, 0, 1)
+    const perHour = yield* scheduler.countRuns(`${minutes} * * * *`, "UTC", hourStart - 1, hourStart + HOUR_MS - 1, 60)
+    const hours = yield* scheduler.countRuns(["0", ...rest].join(" "), timezone, fromMs, fromMs + MONTH_MS, 1_000)
+    return perHour * hours
   })
 
 /**
