@@ -6,23 +6,14 @@
  */
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Option, Schema } from "effect"
-import { Accounts, bootstrap, Crawler, CrawlRequest, DEFAULT_TEAM, GleanerConfig, Mapper, MapRequest, type Team } from "@gleaner/core"
+import { Crawler, CrawlRequest, Mapper, MapRequest, type Team } from "@gleaner/core"
 import { AdminLive, ProcessLive } from "../layers.js"
+import { teamNamed, teamOption } from "./acting-team.js"
 import { progressBar } from "../progress.js"
 
-const teamOption = Options.text("team").pipe(Options.withDefault(DEFAULT_TEAM), Options.withDescription("Team name or id"))
 const jsonOption = Options.boolean("json").pipe(Options.withDescription("Print the whole result as JSON"))
 const repeated = (name: string, description: string) =>
   Options.text(name).pipe(Options.repeated, Options.withDescription(description))
-
-/** The team to act for, after making team `default` on a fresh data directory. */
-const teamNamed = (name: string) =>
-  Effect.gen(function*() {
-    const config = yield* GleanerConfig
-    const { newKey } = yield* bootstrap({ apiKey: config.apiKey, defaultPlan: config.defaultPlan })
-    if (Option.isSome(newKey)) yield* Console.error(`Created team "${DEFAULT_TEAM}"; its API key (shown once): ${newKey.value}`)
-    return yield* (yield* Accounts).findTeam(name)
-  })
 
 const waitForCrawl = (team: Team, id: string, showProgress: boolean) =>
   Effect.gen(function*() {

@@ -7,21 +7,13 @@
  */
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Option, Schema } from "effect"
-import { Accounts, bootstrap, CreateMonitorRequest, DEFAULT_TEAM, GleanerConfig, Monitors } from "@gleaner/core"
+import { CreateMonitorRequest, Monitors } from "@gleaner/core"
 import { AdminLive, ProcessLive } from "../layers.js"
+import { teamNamed, teamOption } from "./acting-team.js"
 import { progressBar } from "../progress.js"
 
-const teamOption = Options.text("team").pipe(Options.withDefault(DEFAULT_TEAM), Options.withDescription("Team name or id"))
 const jsonOption = Options.boolean("json").pipe(Options.withDescription("Print the API's JSON"))
 const monitorArg = Args.text({ name: "monitor-id" }).pipe(Args.withDescription("The monitor's id"))
-
-const teamNamed = (name: string) =>
-  Effect.gen(function*() {
-    const config = yield* GleanerConfig
-    const { newKey } = yield* bootstrap({ apiKey: config.apiKey, defaultPlan: config.defaultPlan })
-    if (Option.isSome(newKey)) yield* Console.error(`Created team "${DEFAULT_TEAM}"; its API key (shown once): ${newKey.value}`)
-    return yield* (yield* Accounts).findTeam(name)
-  })
 
 const create = Command.make(
   "create",

@@ -7,28 +7,35 @@ import { strictBody } from "./common.js"
 import { Document } from "./document.js"
 import { checkScrapeOptions, removedInV2, ScrapeOptions, scrapeOptionFields } from "./scrape-options.js"
 
+/**
+ * The object form of a webhook: its URL, the caller's headers (not the signature header, which
+ * the server sets) and metadata, and an event filter of the names `isEvent` accepts.
+ */
+export const webhookObject = (isEvent: (name: string) => boolean, known: string) =>
+  Schema.Struct({
+    url: Schema.String.pipe(Schema.minLength(1)),
+    headers: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
+    metadata: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
+    events: Schema.optional(Schema.Array(Schema.String))
+  }).pipe(
+    Schema.filter((w) => {
+      const problems: Array<{ path: ReadonlyArray<string>; message: string }> = []
+      if (Object.keys(w.headers ?? {}).some((h) => h.toLowerCase() === "x-firecrawl-signature")) {
+        problems.push({ path: ["headers"], message: "The x-firecrawl-signature header is set by the server and cannot be given" })
+      }
+      for (const [i, event] of (w.events ?? []).entries()) {
+        if (!isEvent(event)) problems.push({ path: ["events", String(i)], message: `Unknown webhook event "${event}"; events: ${known}` })
+      }
+      return problems
+    })
+  )
+
 const webhookEvents = ["completed", "failed", "page", "started"] as const
 
-const WebhookObject = Schema.Struct({
-  url: Schema.String.pipe(Schema.minLength(1)),
-  headers: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
-  metadata: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
-  /** Short (`page`) or long (`crawl.page`, `batch_scrape.page`) event names. */
-  events: Schema.optional(Schema.Array(Schema.String))
-}).pipe(
-  Schema.filter((w) => {
-    const problems: Array<{ path: ReadonlyArray<string>; message: string }> = []
-    if (Object.keys(w.headers ?? {}).some((h) => h.toLowerCase() === "x-firecrawl-signature")) {
-      problems.push({ path: ["headers"], message: "The x-firecrawl-signature header is set by the server and cannot be given" })
-    }
-    for (const [i, event] of (w.events ?? []).entries()) {
-      const short = event.includes(".") ? event.slice(event.indexOf(".") + 1) : event
-      if (!(webhookEvents as ReadonlyArray<string>).includes(short)) {
-        problems.push({ path: ["events", String(i)], message: `Unknown webhook event "${event}"; events: ${webhookEvents.join(", ")}` })
-      }
-    }
-    return problems
-  })
+/** Short (`page`) or long (`crawl.page`, `batch_scrape.page`) event names. */
+const WebhookObject = webhookObject(
+  (event) => (webhookEvents as ReadonlyArray<string>).includes(event.includes(".") ? event.slice(event.indexOf(".") + 1) : event),
+  webhookEvents.join(", ")
 )
 
 /** A webhook: a URL, or the object form with headers, metadata and an event filter. */

@@ -5,30 +5,15 @@
  */
 import { Schema } from "effect"
 import { strictBody } from "./common.js"
-import { crawlerOptionFields } from "./crawl.js"
+import { crawlerOptionFields, webhookObject } from "./crawl.js"
 import { ScrapeOptions } from "./scrape-options.js"
 
 const monitorEvents = ["monitor.page", "monitor.check.completed", "page", "check.completed"] as const
 
-/** The monitor's webhook: like a crawl's object form, with the monitor events. */
-export const MonitorWebhook = Schema.Struct({
-  url: Schema.String.pipe(Schema.minLength(1)),
-  headers: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
-  metadata: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
-  events: Schema.optional(Schema.Array(Schema.String))
-}).pipe(
-  Schema.filter((w) => {
-    const problems: Array<{ path: ReadonlyArray<string>; message: string }> = []
-    if (Object.keys(w.headers ?? {}).some((h) => h.toLowerCase() === "x-firecrawl-signature")) {
-      problems.push({ path: ["headers"], message: "The x-firecrawl-signature header is set by the server and cannot be given" })
-    }
-    for (const [i, event] of (w.events ?? []).entries()) {
-      if (!(monitorEvents as ReadonlyArray<string>).includes(event)) {
-        problems.push({ path: ["events", String(i)], message: `Unknown monitor webhook event "${event}"; events: monitor.page, monitor.check.completed` })
-      }
-    }
-    return problems
-  })
+/** The monitor's webhook: the object form of a crawl's, with the monitor events. */
+export const MonitorWebhook = webhookObject(
+  (event) => (monitorEvents as ReadonlyArray<string>).includes(event),
+  "monitor.page, monitor.check.completed"
 ).annotations({ identifier: "MonitorWebhook" })
 export type MonitorWebhook = typeof MonitorWebhook.Type
 
